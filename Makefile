@@ -1,0 +1,59 @@
+# Dominoes club. `make run` serves the site; `make test` runs every test.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+export PORT
+
+.PHONY: run test test-embedded test-services bench worker beat stack lint migrate messages install
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+## Serve the site on http://127.0.0.1:$(PORT) through Daphne (ASGI).
+run: migrate
+	@echo "Dominoes club on http://127.0.0.1:$(PORT)/"
+	$(PY) -m daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
+
+## Every test: embedded defaults first, then the Django suite on PostgreSQL + Redis.
+test: install
+	bash scripts/test.sh
+
+## Every benchmark, printing numbers.
+bench: install
+	$(PY) bench/run_all.py
+
+## A Celery worker computing computer moves, against REDIS_URL.
+worker: install
+	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
+	$(PY) -m celery -A config worker --loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
+
+## The periodic scheduler (matchmaking, timers).
+beat: install
+	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
+	$(PY) -m celery -A config beat --loglevel=INFO
+
+## Production-like stack in the foreground: two Daphne processes, a worker, the scheduler.
+stack: migrate
+	@test -n "$(DATABASE_URL)" -a -n "$(REDIS_URL)" || { echo "Set DATABASE_URL and REDIS_URL"; exit 1; }
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/honcho -f Procfile start
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy games/engine
+
+## Regenerate and compile the translation catalogues (needs gettext).
+messages: install
+	$(PY) manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py makemessages -d djangojs -l fr --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py compilemessages -l fr --ignore=.venv

@@ -1,0 +1,6 @@
+"""Member pages: profiles, leaderboard, friends."""
+
+from django.urls import path  # noqa: F401
+
+app_name = "accounts"
+urlpatterns: list = []

@@ -1,0 +1,10 @@
+"""Tests: fast hashing, no pause before computer moves, in-process tasks
+unless a test starts a real worker."""
+
+from .local import *
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+AI_MOVE_DELAY_MS = 0
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+CELERY_TASK_ALWAYS_EAGER = True

@@ -1,0 +1,16 @@
+"""URL routes of the site."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from config import views
+
+urlpatterns = [
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("rules/", include("rules_guide.urls")),
+    path("", include("accounts.urls")),
+    path("", include("games.urls")),
+]

@@ -1,0 +1,96 @@
+"""Fixtures shared by every test: real services (PostgreSQL, Redis), headless
+Chromium, and a real site server (Daphne) for end-to-end tests.
+
+A test that needs a service skips with the reason when it is missing, except
+under REQUIRE_SERVICES=1 (or REQUIRE_BROWSER=1 for Chromium), where it fails.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support import services
+from tests.support.site import SiteServer, start_site
+
+ROOT = Path(__file__).resolve().parent
+PURE_DIRS = (ROOT / "games" / "tests" / "engine", ROOT / "games" / "tests" / "ai")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path))
+        if any(directory in path.parents for directory in PURE_DIRS):
+            item.add_marker(pytest.mark.pure)
+
+
+def _missing(what: str, reason: str, flag: str) -> None:
+    message = f"{what} is not available: {reason}"
+    if os.environ.get(flag) == "1":
+        pytest.fail(f"{message} ({flag}=1, so this fails instead of skipping)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """URL of a PostgreSQL server that answers (TEST_POSTGRES_URL)."""
+    url = services.postgres_url()
+    problem = services.postgres_problem(url)
+    if problem:
+        _missing("PostgreSQL", problem, "REQUIRE_SERVICES")
+    return url
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    """URL of a Redis server that answers (TEST_REDIS_URL)."""
+    url = services.redis_url()
+    problem = services.redis_problem(url)
+    if problem:
+        _missing("Redis", problem, "REQUIRE_SERVICES")
+    return url
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+    if not os.path.exists(path):
+        _missing("Chromium", f"{path} not found (apt-get install -y chromium)", "REQUIRE_BROWSER")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    """Headless Debian Chromium driven by Playwright (never a downloaded one)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def site_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteServer]:
+    """The real site under Daphne on a free port, embedded mode (its own SQLite
+    file, in-memory layer, in-process computer moves, no move delay)."""
+    server = start_site(tmp_path_factory.mktemp("site"))
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,8 @@
+"""Game pages: home, tables."""
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+urlpatterns = [path("", views.home, name="home")]

@@ -1,0 +1,8 @@
+"""Game pages. Thin: parse, call a service or selector, render."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/home.html")

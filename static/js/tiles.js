@@ -1,0 +1,43 @@
+// SVG drawing of a domino tile for the browser, the same markup as
+// games/tiles_svg.py renders on the server. Keep the two in step.
+const PIP_LAYOUT = {
+  0: [],
+  1: [[50, 50]],
+  2: [[27, 27], [73, 73]],
+  3: [[27, 27], [50, 50], [73, 73]],
+  4: [[27, 27], [73, 27], [27, 73], [73, 73]],
+  5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+  6: [[27, 25], [73, 25], [27, 50], [73, 50], [27, 75], [73, 75]],
+};
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgElement(name, attributes) {
+  const element = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
+  return element;
+}
+
+/** An <svg> of the tile a|b, a on the left (or top when vertical). */
+export function tileSvg(a, b, { vertical = false, label = "" } = {}) {
+  const [width, height] = vertical ? [100, 200] : [200, 100];
+  const svg = svgElement("svg", { class: "tile-svg", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label || `${a}-${b}` });
+  svg.appendChild(svgElement("rect", { x: 2, y: 2, width: width - 4, height: height - 4, rx: 14, class: "tile-face" }));
+  svg.appendChild(vertical
+    ? svgElement("line", { x1: 12, y1: 100, x2: 88, y2: 100, class: "tile-divider" })
+    : svgElement("line", { x1: 100, y1: 12, x2: 100, y2: 88, class: "tile-divider" }));
+  const pips = svgElement("g", { class: "tile-pips" });
+  const [dx, dy] = vertical ? [0, 100] : [100, 0];
+  for (const [x, y] of PIP_LAYOUT[a]) pips.appendChild(svgElement("circle", { cx: x, cy: y, r: 9 }));
+  for (const [x, y] of PIP_LAYOUT[b]) pips.appendChild(svgElement("circle", { cx: x + dx, cy: y + dy, r: 9 }));
+  svg.appendChild(pips);
+  return svg;
+}
+
+/** A <span class="tile"> wrapping the SVG, with the data-tile hook. */
+export function tileElement(a, b, { cross = false, vertical = false, label = "" } = {}) {
+  const span = document.createElement("span");
+  span.className = cross ? "tile tile--cross" : "tile";
+  span.dataset.tile = `${Math.min(a, b)}-${Math.max(a, b)}`;
+  span.appendChild(tileSvg(a, b, { vertical: vertical || cross, label }));
+  return span;
+}
