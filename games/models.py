@@ -1,0 +1,163 @@
+"""Tables, seats, games and their append-only move log.
+
+Only ``games.services`` writes these rows. A game's truth is its private seed
+plus its numbered moves: ``Game.state`` is a cache of the engine state after
+move ``Game.seq`` (``games.selectors.rebuild_state`` recomputes it).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Table(models.Model):
+    """Where a game is played: who sits, who may watch, how far it got."""
+
+    class Kind(models.TextChoices):
+        COMPUTER = "computer", _("Against the computer")
+        PRIVATE = "private", _("Private table")
+        RANKED = "ranked", _("Ranked")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # Public tables may be watched by anyone (spectators see public information only).
+    public = models.BooleanField(default=True)
+    # The ranked mode key (games.modes) for ranked tables, else "".
+    mode = models.CharField(max_length=32, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "kind"])]
+
+    def __str__(self) -> str:
+        return f"table {self.pk} ({self.kind}, {self.status})"
+
+    @property
+    def ranked(self) -> bool:
+        return self.kind == self.Kind.RANKED
+
+    @property
+    def live(self) -> bool:
+        return self.status in (self.Status.WAITING, self.Status.PLAYING)
+
+
+class Seat(models.Model):
+    """One place at a table, in turn order: a member, a guest (by session key),
+    a computer (by level), or still open (none of the three)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    guest_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
+    # Computer level ("easy", "medium", "hard"); "" for a person or an open seat.
+    level = models.CharField(max_length=16, blank=True, default="")
+    # Stored display name: the username for members; "" for guests and
+    # computers, whose names are translated when shown (games.selectors).
+    name = models.CharField(max_length=150, blank=True, default="")
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}"
+
+    @property
+    def is_computer(self) -> bool:
+        return bool(self.level)
+
+    @property
+    def is_human(self) -> bool:
+        return not self.level and (self.user_id is not None or bool(self.guest_key))
+
+    @property
+    def kind(self) -> str:
+        """"computer", "human" or "open" (nobody sits yet)."""
+        if self.level:
+            return "computer"
+        return "human" if self.is_human else "open"
+
+
+class Game(models.Model):
+    """One game at a table: its rules, private seed and cached engine state."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    preset = models.CharField(max_length=32)
+    rules = models.JSONField()  # Rules.to_dict()
+    # The deal comes from this seed: it never leaves the server while the game
+    # is live. ``commitment`` (SHA-256 of it) is public from the start.
+    seed = models.CharField(max_length=128)
+    commitment = models.CharField(max_length=64)
+    # Number of the last move (event); 0 before any move.
+    seq = models.PositiveIntegerField(default=0)
+    # dump_state() after move ``seq``; None until the game starts.
+    state = models.JSONField(null=True, blank=True)
+    # Denormalised from the state for the stalled-game sweep: the seat to act
+    # (None between rounds and after the end) and whether a round is over.
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_over = models.BooleanField(default=False)
+    # Seats (numbers) that offered a draw in the current round.
+    draw_offers = models.JSONField(default=list, blank=True)
+    # When the game is over: {"scores", "winner", "reason", "rounds"}.
+    result = models.JSONField(null=True, blank=True)
+    # The winning seat, or the winning pair (0 or 1) with pairs; None for a draw.
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["finished_at", "updated_at"])]
+
+    def __str__(self) -> str:
+        return f"game {self.pk} at table {self.table_id} (seq {self.seq})"
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
+
+
+class Move(models.Model):
+    """One event of a game, numbered from 1; rows are only ever inserted."""
+
+    class Kind(models.TextChoices):
+        PLAY = "play", _("Play")
+        DRAW = "draw", _("Draw")
+        PASS = "pass", _("Pass")
+        NEXT_ROUND = "next_round", _("Next round")
+        AGREE_DRAW = "agree_draw", _("Agreed draw")
+        RESIGN = "resign", _("Resign")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    # The acting seat; None for a move made by nobody in particular (an
+    # automatic next round, an agreed draw).
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    # play: {"tile": [a, b], "end": "left"|"right"}; draw: {"tile": [a, b]} (the
+    # drawn tile, private to the drawer); "auto": true when the server or a
+    # computer acted (with "level" for a computer).
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of game {self.game_id}: {self.kind}"
