@@ -1,0 +1,109 @@
+"""The ranked modes, defined once as data.
+
+Each ranked mode is one preset with a fixed number of players, pairs or not,
+and a fixed target, so that every rated game of a mode is played under the same
+rules. The matchmaking queue, the ratings, the ranked page, the leaderboard and
+the rules guide all read this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rules import PRESET_OPTIONS, Rules, rules_for
+
+
+@dataclass(frozen=True)
+class RankedMode:
+    key: str
+    preset: str
+    players: int
+    teams: bool
+    target: int
+    label: Promise
+    summary: Promise
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.preset, players=self.players, teams=self.teams, target=self.target)
+
+    @property
+    def seats(self) -> int:
+        return self.players
+
+    @property
+    def source(self) -> str:
+        """The reference site (seed number) the preset reproduces."""
+        return PRESET_OPTIONS[self.preset].source
+
+
+RANKED_MODES: dict[str, RankedMode] = {
+    mode.key: mode
+    for mode in (
+        RankedMode(
+            key="duel-block",
+            preset="duel-block",
+            players=2,
+            teams=False,
+            target=0,
+            label=_("Duel, block game"),
+            summary=_(
+                "Two players, no boneyard, a single round; a blocked round with equal hands is a draw."
+            ),
+        ),
+        RankedMode(
+            key="duel-draw",
+            preset="arena",
+            players=2,
+            teams=False,
+            target=50,
+            label=_("Duel, draw game"),
+            summary=_("Two players with a boneyard, rounds until someone reaches 50 points."),
+        ),
+        RankedMode(
+            key="three",
+            preset="arena",
+            players=3,
+            teams=False,
+            target=50,
+            label=_("Three players"),
+            summary=_(
+                "Three players with a boneyard, rounds until someone reaches 50 points; rated by final ranking."
+            ),
+        ),
+        RankedMode(
+            key="four",
+            preset="arena",
+            players=4,
+            teams=False,
+            target=50,
+            label=_("Four players"),
+            summary=_(
+                "Four players, every tile dealt, rounds until someone reaches 50 points; rated by final ranking."
+            ),
+        ),
+        RankedMode(
+            key="pairs",
+            preset="arena",
+            players=4,
+            teams=True,
+            target=50,
+            label=_("Pairs"),
+            summary=_(
+                "Two pairs, partners sit opposite; the first pair to reach 50 points wins; rated by team."
+            ),
+        ),
+    )
+}
+"""Mode key -> RankedMode, in display order."""
+
+MODE_KEYS: tuple[str, ...] = tuple(RANKED_MODES)
+MODE_CHOICES: list[tuple[str, Promise]] = [(mode.key, mode.label) for mode in RANKED_MODES.values()]
+
+
+def get_mode(key: str) -> RankedMode:
+    """The ranked mode ``key``; raises KeyError for an unknown key."""
+    return RANKED_MODES[key]
