@@ -1,0 +1,232 @@
+"""Bit-set simulator of a dominoes round, used by the search player.
+
+A tile is an index 0..27; a hand, the table or any set of tiles is an ``int``
+whose bit ``i`` is set when tile ``i`` is in the set. Everything here is plain
+Python integers and lists: no objects per move, no global random. The
+simulator knows nothing about views; ``games.ai.knowledge`` turns a view into
+the masks used here, and the search player deals the hidden tiles itself.
+
+Rules reproduced (SPEC.md section 2): two open ends, no spinner; in the draw
+game a player who cannot play draws until a tile fits and plays it, and passes
+only with the boneyard empty; a round ends on "domino" or blocked (nobody can
+play; with ``closed_board`` as soon as both ends show a number whose seven
+tiles are all on the table); the lightest hand wins a blocked round, ties per
+``blocked_tie``; in pairs the lightest single hand decides the pair.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from random import Random
+
+N_TILES = 28
+ALL_TILES = (1 << N_TILES) - 1
+
+# TILES[i] = (low, high); INDEX[low][high] = INDEX[high][low] = i.
+TILES: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(a, 7)]
+INDEX: list[list[int]] = [[0] * 7 for _ in range(7)]
+for _i, (_a, _b) in enumerate(TILES):
+    INDEX[_a][_b] = INDEX[_b][_a] = _i
+
+PIPS: list[int] = [a + b for a, b in TILES]
+IS_DOUBLE: list[bool] = [a == b for a, b in TILES]
+DOUBLES = sum(1 << i for i in range(N_TILES) if IS_DOUBLE[i])
+# NUM[n]: the seven tiles showing number n.
+NUM: list[int] = [sum(1 << i for i, t in enumerate(TILES) if n in t) for n in range(7)]
+# OTHER[i * 7 + n]: the other number of tile i laid against n (-1 if i has no n).
+OTHER: list[int] = [-1] * (N_TILES * 7)
+for _i, (_a, _b) in enumerate(TILES):
+    OTHER[_i * 7 + _a] = _b
+    OTHER[_i * 7 + _b] = _a
+# ENDS_MASK[l * 8 + r]: tiles that fit an end l or r; index 7 stands for "no tile yet".
+ENDS_MASK: list[int] = [0] * 64
+for _l in range(8):
+    for _r in range(8):
+        ENDS_MASK[_l * 8 + _r] = ALL_TILES if 7 in (_l, _r) else NUM[_l] | NUM[_r]
+NO_END = 7
+
+# Pips of a whole mask by four table look-ups of 7 bits each.
+_PIP_CHUNKS: list[list[int]] = [
+    [sum(PIPS[c * 7 + k] for k in range(7) if v >> k & 1) for v in range(128)] for c in range(4)
+]
+_C0, _C1, _C2, _C3 = _PIP_CHUNKS
+
+
+def mask_pips(mask: int) -> int:
+    """Total pips of the tiles in ``mask``."""
+    return _C0[mask & 127] + _C1[(mask >> 7) & 127] + _C2[(mask >> 14) & 127] + _C3[mask >> 21]
+
+
+def bits(mask: int) -> list[int]:
+    """Tile indices in ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(indices: list[int] | tuple[int, ...]) -> int:
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The fixed facts of one round that the simulator needs."""
+
+    players: int
+    draw: bool
+    closed_board: bool
+    blocked_tie: str  # "opener" | "nobody" | "draw"
+    teams: bool
+    team_scoring: str  # "all_others" | "opponents"
+    opener: int  # seat that opened the round (blocked ties)
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.teams else seat
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.teams else self.players
+
+
+NO_WINNER = -1
+
+
+def round_result(table: Table, hands: list[int], domino_seat: int) -> tuple[int, int]:
+    """(winning side or NO_WINNER, points) of a finished round.
+
+    ``domino_seat`` is the seat that laid its last tile, or -1 for a blocked
+    round (the lightest hand wins).
+    """
+    n = table.players
+    pips = [mask_pips(h) for h in hands]
+    if domino_seat >= 0:
+        winner = domino_seat
+    else:
+        lightest = min(pips)
+        tied = [s for s in range(n) if pips[s] == lightest]
+        if len(tied) == 1 or (table.teams and len({s % 2 for s in tied}) == 1):
+            winner = tied[0]
+        elif table.blocked_tie == "opener":
+            winner = next(s for s in ((table.opener + k) % n for k in range(n)) if s in tied)
+        else:
+            return NO_WINNER, 0
+    if table.teams and table.team_scoring == "opponents":
+        points = sum(pips[s] for s in range(n) if s % 2 != winner % 2)
+    else:
+        points = sum(pips) - pips[winner]
+    return table.side(winner), points
+
+
+def playout(
+    table: Table,
+    hands: list[int],
+    bone: list[int],
+    left: int,
+    right: int,
+    board: int,
+    seat: int,
+    rng: Random,
+    eps: float = 0.1,
+) -> tuple[int, int]:
+    """Play the round to its end from the given position; return (side, points).
+
+    ``hands`` and ``bone`` are consumed (mutated): pass copies. ``bone`` is
+    drawn from its end (``bone.pop()``). ``left``/``right`` are the end
+    numbers, ``NO_END`` for both before the first tile. Every seat follows the
+    same fast policy: mostly the heaviest tile (doubles favoured) that exposes
+    a number its owner holds, with a small share of random choices.
+    """
+    n = table.players
+    draw = table.draw and bool(bone)
+    closed = table.closed_board or not table.draw
+    num = NUM
+    other = OTHER
+    base = _BASE
+    ends_mask = ENDS_MASK
+    random = rng.random
+    passes = 0
+    while True:
+        h = hands[seat]
+        fit = ends_mask[left * 8 + right]
+        m = h & fit
+        if not m:
+            if draw:
+                while bone:
+                    t = bone.pop()
+                    h |= 1 << t
+                    if fit >> t & 1:
+                        m = 1 << t
+                        break
+                hands[seat] = h
+                draw = bool(bone)
+            if not m:
+                passes += 1
+                if passes >= n:
+                    return round_result(table, hands, -1)
+                seat = seat + 1 if seat + 1 < n else 0
+                continue
+        passes = 0
+        if m & (m - 1) == 0:
+            t = m.bit_length() - 1
+        elif random() < eps:
+            choices = bits(m)
+            t = choices[int(random() * len(choices))]
+        else:
+            best = -1_000
+            t = -1
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                m ^= low
+                v = base[i]
+                x = other[i * 7 + left] if left != NO_END else -2
+                if x >= 0:
+                    v += (h & num[x]).bit_count() * 2
+                else:
+                    x = other[i * 7 + right] if right != NO_END else -2
+                    if x >= 0:
+                        v += (h & num[x]).bit_count() * 2
+                if v > best:
+                    best = v
+                    t = i
+        h ^= 1 << t
+        hands[seat] = h
+        board |= 1 << t
+        if left == NO_END:
+            left, right = TILES[t]
+        else:
+            xl = other[t * 7 + left]
+            xr = other[t * 7 + right]
+            if xl >= 0 and xr >= 0 and left != right:
+                # Fits both ends: expose the number the player holds more of.
+                if (h & num[xl]).bit_count() >= (h & num[xr]).bit_count():
+                    left = xl
+                else:
+                    right = xr
+            elif xl >= 0:
+                left = xl
+            else:
+                right = xr
+        if not h:
+            return round_result(table, hands, seat)
+        if closed and left == right and board & num[left] == num[left]:
+            return round_result(table, hands, -1)
+        seat = seat + 1 if seat + 1 < n else 0
+
+
+# Static part of the playout policy: weight, and doubles are hard to place later.
+_BASE: list[int] = [PIPS[i] + (6 if IS_DOUBLE[i] else 0) for i in range(N_TILES)]
+
+
+def play_tile(left: int, right: int, tile: int, on_left: bool) -> tuple[int, int]:
+    """New (left, right) after laying ``tile`` on one end (or as first tile)."""
+    if left == NO_END:
+        return TILES[tile]
+    if on_left:
+        return OTHER[tile * 7 + left], right
+    return left, OTHER[tile * 7 + right]
