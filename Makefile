@@ -43,10 +43,11 @@ beat: install
 	$(PY) -m celery -A config beat --loglevel=INFO
 
 ## Production-like stack in the foreground: two Daphne processes, a worker, the scheduler.
-stack: migrate
+stack: install
 	@test -n "$(DATABASE_URL)" -a -n "$(REDIS_URL)" || { echo "Set DATABASE_URL and REDIS_URL"; exit 1; }
+	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
-	$(VENV)/bin/honcho -f Procfile start
+	STACK_PORT=$(PORT) $(VENV)/bin/honcho -f Procfile start
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -139,7 +139,22 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 30}
+# A task whose worker died unacknowledged (kill -9, lost machine) goes back to
+# the queue once it is older than the visibility timeout: keep it above the
+# longest computer move (AI_MOVE_DELAY_MS + the hard player's thinking budget)
+# or a slow move is redelivered while it runs (harmless, the task is
+# idempotent, but wasted). kombu sweeps for such tasks only every
+# interval x throttle seconds (10 x 10 by default): sweep every 2 s instead.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "30")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_RESTORE_INTERVAL", "2")),
+    "unacked_restore_throttle": 1,
+    # A Redis that vanishes without closing the TCP connection must not block
+    # a publish (and so a websocket handler) forever.
+    "socket_timeout": 15,
+    "socket_connect_timeout": 5,
+    "health_check_interval": 10,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -1,0 +1,285 @@
+"""The websocket load generator of bench/ws_load.py, run in its own process.
+
+It reads a JSON spec on stdin, plays every seat it is given over real
+websockets (the table protocol, INTERFACES.md section 5) and prints one JSON
+object of results on stdout. Every seat is a computer-speed person: when its
+``state`` frame offers legal actions it sends one at once ("saturate"), or when
+its table's next move is due ("paced": one move per table every ``period``
+seconds); "hold" only holds the sockets open with heartbeats.
+
+Latency is move-to-broadcast: from the moment a seat sends a move to the
+moment each socket of the table (the mover's included) receives its
+``event`` frame. Uses uvloop when it is installed.
+
+spec = {"mode": "saturate"|"paced"|"hold", "duration": s, "warmup": s,
+        "period": s, "ping_interval": s, "connect_concurrency": n,
+        "connect_timeout": s, "seed": n,
+        "seats": [{"url": "ws://...", "origin": "http://...", "cookie": "...",
+                   "table": id, "seat": n}, ...]}
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+
+@dataclass
+class Table:
+    id: int
+    # seq a move was sent at -> when (its event is seq + 1); pruned as events come
+    sent: dict[int, float] = field(default_factory=dict)
+    pending: set[int] = field(default_factory=set)  # sent in the window, event not seen yet
+    next_due: float = 0.0
+    sockets: list[Seat] = field(default_factory=list)
+
+
+@dataclass
+class Seat:
+    table: Table
+    number: int
+    url: str
+    origin: str
+    cookie: str
+    ws: ClientConnection | None = None
+    acted_at_seq: int = -1
+    seq: int = -1
+    open: bool = False
+    last_event_at: float = 0.0
+
+
+class Run:
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.mode = spec.get("mode", "saturate")
+        self.period = float(spec.get("period", 2.0))
+        self.rng = random.Random(spec.get("seed", 1))
+        self.tables: dict[int, Table] = {}
+        self.seats: list[Seat] = []
+        for entry in spec["seats"]:
+            table = self.tables.setdefault(entry["table"], Table(entry["table"]))
+            seat = Seat(table, entry["seat"], entry["url"], entry["origin"], entry.get("cookie", ""))
+            table.sockets.append(seat)
+            self.seats.append(seat)
+        self.latencies: list[float] = []
+        self.computer_latencies: list[float] = []
+        self.sent = 0  # moves sent inside the window
+        self.sending = True
+        self.moves = 0  # events seen by each table's first socket inside the window
+        self.errors: Counter[str] = Counter()
+        self.closes: Counter[str] = Counter()
+        self.frames = 0
+        self.frame_bytes = 0
+        self.connect_failures: Counter[str] = Counter()
+        self.connected = 0
+        self.game_overs = 0
+        self.window = (float("inf"), float("inf"))
+        self.tasks: list[asyncio.Task] = []
+
+    def in_window(self, now: float) -> bool:
+        return self.window[0] <= now < self.window[1]
+
+    async def open_seat(self, seat: Seat, gate: asyncio.Semaphore) -> None:
+        headers = {"Cookie": seat.cookie} if seat.cookie else {}
+        ping = self.spec.get("ping_interval", 20)
+        async with gate:
+            try:
+                seat.ws = await connect(
+                    seat.url,
+                    origin=seat.origin,
+                    additional_headers=headers,
+                    ping_interval=ping,
+                    ping_timeout=ping,
+                    open_timeout=self.spec.get("connect_timeout", 30),
+                    close_timeout=2,
+                    compression=None,
+                    max_size=2**22,
+                )
+            except Exception as error:
+                self.connect_failures[type(error).__name__] += 1
+                return
+        seat.open = True
+        self.connected += 1
+        self.tasks.append(asyncio.create_task(self.read(seat)))
+
+    async def read(self, seat: Seat) -> None:
+        assert seat.ws is not None
+        first = seat.table.sockets[0] is seat
+        try:
+            async for message in seat.ws:
+                now = time.perf_counter()
+                self.frames += 1
+                self.frame_bytes += len(message)
+                frame = json.loads(message)
+                kind = frame.get("type")
+                if kind == "event":
+                    table = seat.table
+                    seq = frame["seq"]
+                    sent_at = table.sent.get(seq - 1)
+                    if sent_at is not None and self.in_window(sent_at):
+                        self.latencies.append(now - sent_at)
+                    if first:
+                        table.pending.discard(seq - 1)
+                        for old in [key for key in table.sent if key < seq - 8]:
+                            del table.sent[old]
+                    if first and self.in_window(now):
+                        self.moves += 1
+                    # A computer's move: the time since the event that made it its turn.
+                    if frame.get("auto") and seat.last_event_at and self.in_window(seat.last_event_at):
+                        self.computer_latencies.append(now - seat.last_event_at)
+                    seat.last_event_at = now
+                elif kind == "state":
+                    seat.seq = frame["seq"]
+                    if frame.get("legal") and self.mode != "hold":
+                        self.act(seat, frame)
+                elif kind == "error":
+                    self.errors[frame.get("code", "?")] += 1
+                elif kind == "game_over" and first:
+                    self.game_overs += 1
+        except ConnectionClosed:
+            pass
+        except Exception as error:  # a bad frame: count it, keep the run going
+            self.errors[f"client:{type(error).__name__}"] += 1
+        finally:
+            seat.open = False
+            ws = seat.ws
+            code = ws.close_code if ws is not None else None
+            if not getattr(self, "closing", False):
+                self.closes[str(code)] += 1
+
+    def act(self, seat: Seat, state: dict[str, Any]) -> None:
+        seq = state["seq"]
+        if seat.acted_at_seq >= seq:
+            return
+        legal = state["legal"]
+        moves = [action for action in legal if action.get("type") != "next_round"]
+        if moves:
+            action = self.rng.choice(moves)
+        elif seat.number == 0:  # one person deals the next round
+            action = legal[0]
+        else:
+            return
+        seat.acted_at_seq = seq
+        frame = dict(action, seq=seq)
+        table = seat.table
+        if self.mode == "paced":
+            delay = table.next_due - time.perf_counter()
+            if delay > 0:
+                asyncio.get_running_loop().call_later(delay, self.send, seat, frame, seq)
+                return
+        self.send(seat, frame, seq)
+
+    def send(self, seat: Seat, frame: dict[str, Any], seq: int) -> None:
+        if seat.ws is None or not seat.open or seat.seq != seq or not self.sending:
+            return
+        table = seat.table
+        now = time.perf_counter()
+        table.sent[seq] = now
+        if self.in_window(now):
+            self.sent += 1
+            table.pending.add(seq)
+        table.next_due = max(table.next_due + self.period, now) if self.mode == "paced" else now
+        self.tasks.append(asyncio.create_task(self._send(seat, json.dumps(frame))))
+
+    async def _send(self, seat: Seat, text: str) -> None:
+        try:
+            assert seat.ws is not None
+            await seat.ws.send(text)
+        except ConnectionClosed:
+            pass
+
+    async def main(self) -> dict[str, Any]:
+        gate = asyncio.Semaphore(int(self.spec.get("connect_concurrency", 50)))
+        started = time.perf_counter()
+        if self.mode == "paced":
+            # Spread the tables' first moves over one period.
+            for index, table in enumerate(self.tables.values()):
+                table.next_due = started + self.period * index / max(1, len(self.tables))
+        await asyncio.gather(*(self.open_seat(seat, gate) for seat in self.seats))
+        connect_s = time.perf_counter() - started
+        if self.mode == "paced":
+            # Moves start after everyone is connected.
+            base = time.perf_counter()
+            for index, table in enumerate(self.tables.values()):
+                table.next_due = base + self.period * index / max(1, len(self.tables))
+        warmup, duration = float(self.spec.get("warmup", 3)), float(self.spec.get("duration", 10))
+        begin = time.perf_counter() + warmup
+        self.window = (begin, begin + duration)
+        await asyncio.sleep(warmup)
+        print(json.dumps({"window": "start"}), flush=True)
+        await asyncio.sleep(duration)
+        print(json.dumps({"window": "end"}), flush=True)
+        # No new moves; give the last ones time to come back.
+        self.sending = False
+        await asyncio.sleep(float(self.spec.get("grace", 2)))
+        held = sum(1 for seat in self.seats if seat.open)
+        lost = sum(len(table.pending) for table in self.tables.values())
+        self.closing = True
+        await asyncio.gather(
+            *(seat.ws.close() for seat in self.seats if seat.ws is not None and seat.open),
+            return_exceptions=True,
+        )
+        for task in self.tasks:
+            task.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        lat = sorted(self.latencies)
+        computer = sorted(self.computer_latencies)
+
+        def pct(p: float, values: list[float] | None = None) -> float | None:
+            values = lat if values is None else values
+            return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 2) if values else None
+
+        return {
+            "mode": self.mode,
+            "tables": len(self.tables),
+            "sockets": len(self.seats),
+            "connected": self.connected,
+            "connect_s": round(connect_s, 2),
+            "held": held,
+            "duration_s": duration,
+            "moves": self.moves,
+            "moves_per_s": round(self.moves / duration, 1),
+            "latency_samples": len(lat),
+            "p50_ms": pct(0.50),
+            "p99_ms": pct(0.99),
+            "max_ms": round(lat[-1] * 1000, 2) if lat else None,
+            "sent": self.sent,
+            "lost": lost,
+            "computer_samples": len(computer),
+            "computer_p50_ms": pct(0.50, computer),
+            "computer_p99_ms": pct(0.99, computer),
+            "computer_max_ms": round(computer[-1] * 1000, 2) if computer else None,
+            "errors": dict(self.errors),
+            "closed_early": dict(self.closes),
+            "connect_failures": dict(self.connect_failures),
+            "frames": self.frames,
+            "mean_frame_bytes": round(self.frame_bytes / self.frames) if self.frames else 0,
+            "game_overs": self.game_overs,
+        }
+
+
+def main() -> None:
+    spec = json.load(sys.stdin)
+    run = Run(spec)
+    try:
+        import uvloop
+
+        result = uvloop.run(run.main())
+        result["loop"] = "uvloop"
+    except ImportError:
+        result = asyncio.run(run.main())
+        result["loop"] = "asyncio"
+    print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()

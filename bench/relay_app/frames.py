@@ -1,0 +1,62 @@
+"""Frames of the relay: the site's own frames for one real round, built once.
+
+A seeded playout of one 4-seat round of the bench's rules gives, for every
+move k and every viewer (each seat and the spectators), the frames the site
+sends for that move (``games.frames.move_frames``): same keys, same size, the
+history growing through the round. The relay sends template ``seq % len`` with
+``seq`` patched in, so its frames are the site's frames byte for byte, give or
+take the digits of ``seq``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from games.engine import Draw, Pass, Play, apply_action, legal_actions, new_game, rules_for
+from games.frames import move_frames, snapshot_frames
+
+Frames = list[dict[str, Any]]
+
+
+def bench_rules(players: int = 4):
+    """The rules of every bench table: the classic draw game that never ends
+    (rounds follow rounds until the run stops)."""
+    return replace(rules_for("classic-draw", players=players), target=1_000_000)
+
+
+def _payload(action, before, after) -> dict[str, Any]:
+    if isinstance(action, Play):
+        return {"tile": action.tile.to_list(), "end": str(action.end)}
+    if isinstance(action, Draw):
+        drawn = set(after.hands[action.seat]) - set(before.hands[action.seat])
+        return {"tile": next(iter(drawn)).to_list()}
+    assert isinstance(action, Pass)
+    return {}
+
+
+def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Frames]], dict[Any, Frames]]:
+    """Per move of one round (before it ends): {viewer: frames}; and the
+    frames each viewer gets on connect. Viewer None is the spectators."""
+    rng = random.Random(seed)
+    humans = frozenset(range(players))
+    viewers: list[int | None] = [None, *range(players)]
+    state = new_game(bench_rules(players), str(seed))
+    opening = {viewer: snapshot_frames(0, state, viewer, humans) for viewer in viewers}
+    moves: list[dict[Any, Frames]] = []
+    while True:
+        action = rng.choice(legal_actions(state))
+        after = apply_action(state, action)
+        if after.round_over:
+            break
+        kind = type(action).__name__.lower()
+        payload = _payload(action, state, after)
+        moves.append(
+            {
+                viewer: move_frames(len(moves) + 1, kind, action.seat, payload, after, viewer, humans)
+                for viewer in viewers
+            }
+        )
+        state = after
+    return moves, opening
