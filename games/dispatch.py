@@ -1,0 +1,170 @@
+"""Where computer turns run.
+
+- With a broker (``REDIS_URL``, not eager): ``compute_ai_move.apply_async`` to
+  the Celery workers.
+- Embedded mode (``CELERY_TASK_ALWAYS_EAGER``): the same task code runs in
+  this process on a small pool of background threads, after the caller's
+  commit and never inside the caller's thread or transaction.
+- ``GAMES_DISPATCH = "queue"`` (tests): jobs wait in ``PENDING`` until
+  ``run_pending()`` runs them one by one in the calling thread.
+
+Tasks are idempotent, so queueing a turn twice is harmless: the sweep uses
+that to resume games after a restart (``requeue_stalled_games``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import close_old_connections
+from django.utils import timezone
+
+from games import selectors
+
+logger = logging.getLogger(__name__)
+
+PENDING: deque[tuple[int, int]] = deque()
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+_sweeper_started = False
+
+
+def mode() -> str:
+    """"celery", "thread" or "queue" (``GAMES_DISPATCH``, default by the eager flag)."""
+    configured = getattr(settings, "GAMES_DISPATCH", "auto")
+    if configured != "auto":
+        return configured
+    return "thread" if settings.CELERY_TASK_ALWAYS_EAGER else "celery"
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(
+                max_workers=int(getattr(settings, "GAMES_EMBEDDED_WORKERS", 8)),
+                thread_name_prefix="computer-turn",
+            )
+        return _executor
+
+
+def _run_in_thread(game_id: int, seq: int) -> None:
+    from games.tasks import compute_ai_move
+
+    close_old_connections()
+    try:
+        compute_ai_move(game_id, seq)
+    except Exception:
+        logger.exception("computer turn of game %s at event %s failed", game_id, seq)
+    finally:
+        close_old_connections()
+
+
+def queue_computer_turn(game_id: int, seq: int) -> None:
+    """Have the computer act at ``game_id`` if it still waits at event ``seq``.
+    Call after the commit (``transaction.on_commit``)."""
+    how = mode()
+    if how == "queue":
+        PENDING.append((game_id, seq))
+    elif how == "thread":
+        _pool().submit(_run_in_thread, game_id, seq)
+    else:
+        from games.tasks import compute_ai_move
+
+        try:
+            compute_ai_move.apply_async((game_id, seq))
+        except Exception:
+            # The broker is away: the periodic sweep queues the turn again.
+            logger.exception("could not queue the computer turn of game %s", game_id)
+
+
+def run_pending(*, limit: int = 100_000) -> int:
+    """Run the queued jobs ("queue" mode) until none is left; returns how many ran."""
+    from games.tasks import compute_ai_move
+
+    ran = 0
+    while PENDING and ran < limit:
+        game_id, seq = PENDING.popleft()
+        compute_ai_move(game_id, seq)
+        ran += 1
+    return ran
+
+
+def stall_after() -> timedelta:
+    """How long without a move before a game waiting for the computer is
+    deemed stalled (its task lost) and queued again."""
+    seconds = getattr(settings, "GAMES_STALL_SECONDS", None)
+    if seconds is None:
+        seconds = 10 + 5 * settings.AI_MOVE_DELAY_MS / 1000
+    return timedelta(seconds=seconds)
+
+
+def requeue_stalled_games(*, idle_for: timedelta | None = None) -> int:
+    """Queue a computer turn for every live game that waits for one and has
+    not moved for ``idle_for`` (a lost task, a restarted worker or server)."""
+    games = selectors.stalled_games(idle_for=stall_after() if idle_for is None else idle_for)
+    for game in games:
+        queue_computer_turn(game.pk, game.seq)
+    if games:
+        logger.info("resumed %d stalled game(s)", len(games))
+    return len(games)
+
+
+def resume_game(game_id: int) -> bool:
+    """Queue the computer's turn at one game if it waits for it and has not
+    moved for a while (a socket connected to it: maybe after a restart)."""
+    game = selectors.get_game(game_id)
+    if game is None or game.finished or game.table.status != game.table.Status.PLAYING:
+        return False
+    state = selectors.game_state(game)
+    if state is None:
+        return False
+    if selectors.computer_job(state, selectors.table_seat_info(game.table_id)) is None:
+        return False
+    if game.updated_at > timezone.now() - stall_after():
+        return False
+    queue_computer_turn(game.pk, game.seq)
+    return True
+
+
+def _sweep_forever(every: float) -> None:
+    stop = threading.Event()
+    while not stop.wait(every):
+        close_old_connections()
+        try:
+            requeue_stalled_games()
+        except Exception:
+            logger.exception("the stalled-games sweep failed")
+        finally:
+            close_old_connections()
+
+
+def start_embedded_sweeper() -> None:
+    """In embedded mode (no Celery beat), sweep stalled games from a daemon
+    thread of this process: once now, then every ``GAMES_SWEEP_SECONDS``
+    (0 disables it, as in the tests). Started by the first table socket."""
+    global _sweeper_started
+    every = float(getattr(settings, "GAMES_SWEEP_SECONDS", 30))
+    if mode() != "thread" or every <= 0:
+        return
+    with _executor_lock:
+        if _sweeper_started:
+            return
+        _sweeper_started = True
+
+    def first_then_forever() -> None:
+        close_old_connections()
+        try:
+            requeue_stalled_games(idle_for=timedelta(seconds=2))
+        except Exception:
+            logger.exception("the startup sweep failed")
+        finally:
+            close_old_connections()
+        _sweep_forever(every)
+
+    threading.Thread(target=first_then_forever, name="stalled-games-sweep", daemon=True).start()

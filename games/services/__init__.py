@@ -1,0 +1,43 @@
+"""The only code that writes games (STYLE.md). Other apps call these:
+
+- ``create_table(*, kind, rules, preset, seats, public, created_by=None, mode="", start=True)``
+  with ``SeatSpec(user=..., guest_key=..., level=..., name=...)`` per seat;
+- ``create_computer_table(...)``, ``start_game(*, table)``;
+- ``play_move(*, game_id, seat, action, expected_seq, by="")``,
+  ``start_next_round(*, game_id, seat, expected_seq=None)``,
+  ``resign(*, game_id, seat)``, ``offer_draw(*, game_id, seat)``,
+  ``abort_game(*, game_id, reason)``;
+- ``take_computer_turn(*, game_id, seq)`` (the body of the Celery task).
+
+Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
+"""
+
+from .computer import take_computer_turn
+from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
+from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
+from .tables import LEVELS, SeatSpec, create_computer_table, create_table, new_seed, start_game
+
+__all__ = [
+    "LEVELS",
+    "DrawOffer",
+    "GameError",
+    "GameNotLive",
+    "IllegalMove",
+    "NotAllowed",
+    "NotSeated",
+    "NotYourTurn",
+    "Outcome",
+    "SeatSpec",
+    "StaleSeq",
+    "abort_game",
+    "create_computer_table",
+    "create_table",
+    "finish_game",
+    "new_seed",
+    "offer_draw",
+    "play_move",
+    "resign",
+    "start_game",
+    "start_next_round",
+    "take_computer_turn",
+]

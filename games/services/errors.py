@@ -1,0 +1,53 @@
+"""Why a game command was refused. Each error has a protocol ``code``
+(INTERFACES.md section 5) and changes nothing: the transaction is rolled back."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused command; ``code`` is the websocket error code, ``reason`` a detail."""
+
+    code = "illegal"
+
+    def __init__(self, message: str, *, reason: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason or self.code
+
+
+class StaleSeq(GameError):
+    """The client's ``seq`` is not the game's last event number."""
+
+    code = "stale"
+
+    def __init__(self, message: str, *, current: int) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class IllegalMove(GameError):
+    """The engine refused the action (tile not in hand, pass while a tile fits...)."""
+
+    code = "illegal"
+
+
+class NotSeated(GameError):
+    """The viewer has no seat at this table (a spectator), or the seat is not a person's."""
+
+    code = "not_seated"
+
+
+class NotAllowed(GameError):
+    """The command is not available at this table (e.g. a draw offer to computers)."""
+
+    code = "not_allowed"
+
+
+class GameNotLive(GameError):
+    """The game has not started, is finished or was aborted."""
+
+    code = "illegal"

@@ -1,0 +1,32 @@
+"""Celery tasks of the games app. Thin: they call services.
+
+``compute_ai_move(game_id, seq)`` is queued after every commit that leaves a
+computer to act (games.dispatch); ``sweep_stalled_games`` runs periodically
+(Celery beat) and when a worker starts, and requeues lost computer turns.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from celery.signals import worker_ready
+
+from games import dispatch, services
+
+
+@shared_task(ignore_result=True)
+def compute_ai_move(game_id: int, seq: int) -> str:
+    """Play the computer's move at ``game_id`` if it still waits at event
+    ``seq``; a stale or repeated task does nothing (returns "nothing")."""
+    return services.take_computer_turn(game_id=game_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
+def sweep_stalled_games() -> int:
+    """Requeue the computer turns of games that have not moved for a while."""
+    return dispatch.requeue_stalled_games()
+
+
+@worker_ready.connect
+def resume_games_when_a_worker_starts(**_kwargs: object) -> None:
+    # A restarted worker resumes every game at once (the tasks are idempotent).
+    sweep_stalled_games.delay()
