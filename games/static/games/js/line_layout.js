@@ -1,0 +1,144 @@
+// Geometry of the line of tiles on the table: a snake that grows from the
+// opening tile towards both edges and turns (down on the right, up on the
+// left) when it reaches them, so it always fits the width it is given.
+// Pure functions, no DOM: the table page draws what these return.
+//
+// Units: u is the short side of a tile; a tile is 2u long. Doubles are laid
+// crosswise (u along the line, 2u across) except at a turn, where every tile
+// stands along the new direction.
+
+/**
+ * Index in `line` of the opening tile of the round, from the view's history:
+ * every tile laid on the left end after the opener sits left of it.
+ */
+export function openerIndex(line, history) {
+  if (!line.length) return 0;
+  const plays = (history || []).filter((entry) => entry.action === "play");
+  // The opening tile may or may not be in the history (it is laid by the
+  // server); without a usable history, centre the line.
+  if (plays.length !== line.length && plays.length !== line.length - 1) {
+    return Math.floor((line.length - 1) / 2);
+  }
+  const onLeft = plays.filter((entry) => entry.ends && entry.end === "left").length;
+  return Math.min(onLeft, line.length - 1);
+}
+
+function placeOpener([a, b], centre, u) {
+  const double = a === b;
+  const len = double ? u : 2 * u;
+  const across = double ? 2 * u : u;
+  return {
+    a, b, double, vertical: double, turn: false,
+    x: centre - len / 2, y: -across / 2, w: len, h: across,
+  };
+}
+
+/**
+ * Walk one arm of the line from the opener outwards. `tiles` are in travel
+ * order as [inner, outer] (inner touches the previous tile). `dir` is the
+ * horizontal direction (+1 right, -1 left), `rowDir` where turns go (+1 down,
+ * -1 up). Returns the placed tiles and the cursor for the next one.
+ */
+function walkArm(tiles, cursor, bounds, u, gap) {
+  const placed = [];
+  let { x, y, dir, rowDir, prevAcross } = cursor;
+  for (const [inner, outer] of tiles) {
+    const double = inner === outer;
+    const len = double ? u : 2 * u;
+    const across = double ? 2 * u : u;
+    const end = x + dir * len;
+    if (end >= bounds.min && end <= bounds.max) {
+      placed.push({
+        a: dir > 0 ? inner : outer, b: dir > 0 ? outer : inner, double,
+        vertical: double, turn: false,
+        x: Math.min(x, end), y: y - across / 2, w: len, h: across,
+      });
+      x = end + dir * gap;
+      prevAcross = across;
+      continue;
+    }
+    // Turn: the tile stands under (or over) the last square of the row,
+    // then the next row runs back the other way from its far square.
+    const cx = x - dir * (gap + u / 2);
+    const yStart = y + rowDir * (prevAcross / 2 + gap);
+    const yEnd = yStart + rowDir * 2 * u;
+    placed.push({
+      a: rowDir > 0 ? inner : outer, b: rowDir > 0 ? outer : inner, double,
+      vertical: true, turn: true,
+      x: cx - u / 2, y: Math.min(yStart, yEnd), w: u, h: 2 * u,
+    });
+    y = yEnd - rowDir * (u / 2);
+    dir = -dir;
+    x = cx + dir * (u / 2 + gap);
+    prevAcross = u;
+  }
+  return { placed, cursor: { x, y, dir, rowDir, prevAcross } };
+}
+
+/** Where a plain tile would go next on an arm: the glowing drop spot. */
+function nextSlot(cursor, bounds, u, gap, number) {
+  const { placed } = walkArm([[number, number === 0 ? 1 : 0]], cursor, bounds, u, gap);
+  const { x, y, w, h } = placed[0];
+  return { x, y, w, h };
+}
+
+/**
+ * Lay out `line` (list of [a, b] left to right) in a box `width` wide.
+ * Returns {tiles, slots: {left, right}, height, u}; tiles carry the index
+ * of the tile in `line` and what to draw (a on the left / top).
+ */
+export function layoutLine(line, { width, u, gap = 2, padding = 8, opener = 0 }) {
+  const bounds = { min: padding, max: width - padding };
+  const centre = width / 2;
+  if (!line.length) {
+    const slot = { x: centre - u, y: -u / 2, w: 2 * u, h: u };
+    return finish([], { left: slot, right: slot }, padding);
+  }
+  const first = placeOpener(line[opener], centre, u);
+  const start = (dir, rowDir) => ({
+    x: centre + dir * (first.w / 2 + gap), y: 0, dir, rowDir, prevAcross: first.h,
+  });
+  const rightTiles = line.slice(opener + 1).map(([a, b]) => [a, b]);
+  const leftTiles = line.slice(0, opener).reverse().map(([a, b]) => [b, a]);
+  const right = walkArm(rightTiles, start(1, 1), bounds, u, gap);
+  const left = walkArm(leftTiles, start(-1, -1), bounds, u, gap);
+  const tiles = [
+    ...left.placed.map((tile, i) => ({ ...tile, index: opener - 1 - i })),
+    { ...first, index: opener },
+    ...right.placed.map((tile, i) => ({ ...tile, index: opener + 1 + i })),
+  ].sort((p, q) => p.index - q.index);
+  const slots = {
+    left: nextSlot(left.cursor, bounds, u, gap, line[0][0]),
+    right: nextSlot(right.cursor, bounds, u, gap, line[line.length - 1][1]),
+  };
+  return finish(tiles, slots, padding);
+}
+
+// Shift everything so the top is at `padding`; report the height used.
+function finish(tiles, slots, padding) {
+  const boxes = [...tiles, slots.left, slots.right];
+  const top = Math.min(...boxes.map((box) => box.y));
+  const bottom = Math.max(...boxes.map((box) => box.y + box.h));
+  const shift = padding - top;
+  const move = (box) => ({ ...box, y: box.y + shift });
+  return {
+    tiles: tiles.map(move),
+    slots: { left: move(slots.left), right: move(slots.right) },
+    height: bottom - top + 2 * padding,
+  };
+}
+
+/**
+ * The largest tile size (u, whole pixels, between min and max) whose layout
+ * fits `maxHeight`; the smallest one when none does. The width always fits.
+ */
+export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30, gap = 2 }) {
+  const widest = Math.max(min, Math.floor(width / 12));
+  let u = Math.min(max, widest);
+  let layout = layoutLine(line, { width, u, gap, opener });
+  while (u > min && layout.height > maxHeight) {
+    u -= 1;
+    layout = layoutLine(line, { width, u, gap, opener });
+  }
+  return { ...layout, u };
+}

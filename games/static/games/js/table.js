@@ -1,0 +1,254 @@
+// The live table page: draws what the server sends over /ws/table/<id>/
+// (INTERFACES.md section 5) and sends the player's moves. The server is the
+// only authority: nothing here decides what is legal, it only shows the
+// `legal` list of the latest `state` frame.
+import {
+  announce, gameResultText, render, renderLine, roundResultText, setConnection, toast,
+} from "./table_render.js";
+import { app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf } from "./table_state.js";
+import { errorText, eventText, gettext } from "./table_texts.js";
+
+// ---------------------------------------------------------------- socket
+
+function send(frame) {
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+    toast(gettext("Not connected: your move was not sent."));
+    return false;
+  }
+  app.socket.send(JSON.stringify(frame));
+  return true;
+}
+
+function sendAction(frame) {
+  if (app.pending) return;
+  app.selected = null;
+  if (send({ ...frame, seq: app.seq })) app.pending = true;
+  render();
+}
+
+function play(key, end) {
+  const action = app.legal.find((item) => item.type === "play" && keyOf(item.tile) === key && item.end === end);
+  if (action) sendAction({ type: "play", tile: action.tile, end });
+}
+
+function onState(frame) {
+  const before = app.view;
+  app.seq = frame.seq ?? app.seq;
+  app.view = frame.view;
+  app.legal = frame.legal || frame.view.legal || [];
+  if (frame.table) {
+    app.table = frame.table;
+    if (frame.table.players) app.players = frame.table.players;
+  }
+  app.pending = false;
+  if (app.selected && legalEnds(app.selected).length < 2) app.selected = null;
+  if (!frame.view.round_over) {
+    app.roundFrame = null;
+    app.nextRoundSent = false;
+  }
+  if (!frame.view.game_over) app.gameFrame = null;
+  const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === frame.view.round);
+  render();
+  if (turnStarted) announce(gettext("Your turn."));
+  app.fresh = null;
+  app.freshDraw = null;
+}
+
+function onEvent(frame) {
+  if (frame.action === "play") app.fresh = keyOf(frame.tile);
+  if (frame.action === "draw" && isMe(frame.seat) && frame.tile) app.freshDraw = keyOf(frame.tile);
+  if (["play", "draw", "pass"].includes(frame.action)) announce(eventText(nameOf(frame.seat), isMe(frame.seat), frame));
+}
+
+function onMessage(frame) {
+  switch (frame.type) {
+    case "state":
+      onState(frame);
+      break;
+    case "event":
+      if (app.view && typeof frame.seq === "number" && frame.seq <= app.seq) break; // seen before a sync
+      app.seq = frame.seq ?? app.seq;
+      onEvent(frame);
+      break;
+    case "round_over":
+      app.seq = Math.max(app.seq, frame.seq ?? 0);
+      app.roundFrame = frame;
+      announce(roundResultText(frame.result));
+      render();
+      break;
+    case "game_over":
+      app.seq = Math.max(app.seq, frame.seq ?? 0);
+      app.gameFrame = frame;
+      announce(`${gettext("Game over.")} ${gameResultText(frame.winner)}`);
+      render();
+      break;
+    case "error":
+      app.pending = false;
+      toast(errorText(frame.code, frame.message));
+      if (frame.code === "stale") send({ type: "sync", seq: app.seq });
+      render();
+      break;
+    default:
+      break;
+  }
+}
+
+function connect() {
+  clearTimeout(app.reconnectTimer);
+  const scheme = window.location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${window.location.host}${config.wsPath}`);
+  app.socket = socket;
+  setConnection(app.connectedOnce ? "reconnecting" : "connecting");
+  socket.addEventListener("open", () => {
+    app.attempts = 0;
+    setConnection("open");
+    // The server sends a state on connect; after a drop, also ask for the
+    // events missed since the last one seen.
+    if (app.connectedOnce) socket.send(JSON.stringify({ type: "sync", seq: app.seq }));
+    app.connectedOnce = true;
+  });
+  socket.addEventListener("message", (message) => {
+    let frame;
+    try {
+      frame = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (frame && typeof frame === "object") onMessage(frame);
+  });
+  socket.addEventListener("close", (close) => {
+    if (app.socket !== socket) return;
+    app.socket = null;
+    app.pending = false;
+    // 4xxx: the server refused this page (no such table, not allowed): stop.
+    if (close.code >= 4000 && close.code < 5000) {
+      setConnection("closed");
+      if (close.reason) toast(close.reason);
+      return;
+    }
+    setConnection("reconnecting");
+    scheduleReconnect();
+  });
+}
+
+function scheduleReconnect() {
+  const delay = Math.min(10000, 500 * 2 ** app.attempts) * (0.75 + Math.random() * 0.5);
+  app.attempts += 1;
+  clearTimeout(app.reconnectTimer);
+  app.reconnectTimer = setTimeout(connect, delay);
+}
+
+window.addEventListener("online", () => {
+  if (!app.socket) connect();
+});
+
+// ---------------------------------------------------------------- input
+
+function onHandClick(event) {
+  const button = event.target.closest("[data-tile]");
+  if (!button || app.suppressClick) return;
+  const key = button.dataset.tile;
+  const ends = [...new Set(legalEnds(key))];
+  if (!ends.length) {
+    if (myTurn()) toast(gettext("This tile does not fit: choose another."));
+    return;
+  }
+  if (ends.length === 1) {
+    play(key, ends[0]);
+    return;
+  }
+  app.selected = app.selected === key ? null : key;
+  render();
+  if (app.selected) announce(gettext("It fits both ends: choose the left or the right end."));
+}
+
+function onLineClick(event) {
+  const spot = event.target.closest("[data-end]");
+  const key = app.selected;
+  if (spot && key) play(key, spot.dataset.end);
+}
+
+function slotAt(x, y) {
+  const hit = document.elementFromPoint(x, y);
+  const spot = hit && hit.closest("[data-end]");
+  if (spot) return spot;
+  // Forgiving drop: the nearest glowing end within a tile's length.
+  let best = null;
+  let bestDistance = Infinity;
+  for (const candidate of els.line.querySelectorAll("[data-end]")) {
+    const box = candidate.getBoundingClientRect();
+    const distance = Math.hypot(x - (box.left + box.width / 2), y - (box.top + box.height / 2));
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best && bestDistance < 80 ? best : null;
+}
+
+function onPointerDown(event) {
+  const button = event.target.closest("[data-tile][data-playable]");
+  if (!button || event.button > 0 || app.pending) return;
+  app.drag = { key: button.dataset.tile, x: event.clientX, y: event.clientY, moved: false, ghost: null, button };
+  button.setPointerCapture(event.pointerId);
+}
+
+function onPointerMove(event) {
+  const drag = app.drag;
+  if (!drag) return;
+  if (!drag.moved) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 8) return;
+    drag.moved = true;
+    drag.ghost = el("div", { class: "drag-ghost", "aria-hidden": "true" }, drag.button.firstElementChild.cloneNode(true));
+    document.body.append(drag.ghost);
+    drag.button.classList.add("is-dragging");
+    renderLine();
+  }
+  drag.ghost.style.transform = `translate(${event.clientX}px, ${event.clientY}px)`;
+  const over = slotAt(event.clientX, event.clientY);
+  for (const spot of els.line.querySelectorAll("[data-end]")) spot.classList.toggle("is-over", spot === over);
+}
+
+function endDrag(event, drop) {
+  const drag = app.drag;
+  if (!drag) return;
+  app.drag = null;
+  if (!drag.moved) return;
+  drag.ghost.remove();
+  drag.button.classList.remove("is-dragging");
+  app.suppressClick = true;
+  setTimeout(() => { app.suppressClick = false; }, 0);
+  const spot = drop ? slotAt(event.clientX, event.clientY) : null;
+  if (spot) play(drag.key, spot.dataset.end);
+  else renderLine();
+}
+
+els.hand.addEventListener("click", onHandClick);
+els.hand.addEventListener("pointerdown", onPointerDown);
+els.hand.addEventListener("pointermove", onPointerMove);
+els.hand.addEventListener("pointerup", (event) => endDrag(event, true));
+els.hand.addEventListener("pointercancel", (event) => endDrag(event, false));
+els.line.addEventListener("click", onLineClick);
+els.draw.addEventListener("click", () => sendAction({ type: "draw" }));
+els.pass.addEventListener("click", () => sendAction({ type: "pass" }));
+els.roundOver.querySelector('[data-action="next_round"]').addEventListener("click", () => {
+  if (send({ type: "next_round", seq: app.seq })) {
+    app.nextRoundSent = true;
+    render();
+  }
+});
+els.gameOver.querySelector('[data-action="toggle-panel"]').addEventListener("click", () => {
+  app.panelCollapsed = !app.panelCollapsed;
+  render();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && app.selected) {
+    app.selected = null;
+    render();
+  }
+});
+
+let resizeFrame = 0;
+new ResizeObserver(() => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(renderLine);
+}).observe(els.board);
+
+connect();

@@ -1,0 +1,302 @@
+// Drawing the table from the latest state: players, status, the line, the
+// hand, the round-over and game-over panels, and the feedback (announcements
+// for screen readers, toasts, the connection line).
+import { tileElement, tileSvg } from "../../js/tiles.js";
+import { fitLine, openerIndex } from "./line_layout.js";
+import {
+  $, app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
+} from "./table_state.js";
+import {
+  format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, tileText,
+} from "./table_texts.js";
+
+// ---------------------------------------------------------------- history
+
+/** Each seat's latest doing this round, from the view's public history. */
+function lastActions(history) {
+  const last = {};
+  let previous = null;
+  for (const entry of history || []) {
+    const running = previous && previous.seat === entry.seat && previous.action === "draw";
+    const draws = running ? last[entry.seat].draws : 0;
+    if (entry.action === "draw") last[entry.seat] = { action: "draw", draws: draws + 1 };
+    else if (entry.action === "pass") last[entry.seat] = { action: "pass", draws };
+    else last[entry.seat] = { action: "play", tile: entry.tile, end: entry.end, opened: !entry.ends, draws };
+    previous = entry;
+  }
+  return last;
+}
+
+// ---------------------------------------------------------------- players
+
+function handBacks(count) {
+  const backs = el("span", { class: "backs", "aria-hidden": "true" });
+  for (let i = 0; i < Math.min(count, 7); i += 1) backs.append(el("i"));
+  return backs;
+}
+
+function playerCard(seat, view, last, node = el("li")) {
+  const info = playerInfo(seat);
+  const count = view.hand_counts[seat] ?? 0;
+  node.className = "player";
+  node.dataset.seat = seat;
+  node.toggleAttribute("data-turn", view.to_move === seat);
+  if (view.to_move === seat) node.setAttribute("aria-current", "true");
+  else node.removeAttribute("aria-current");
+  const name = el("span", { class: "player-name", text: nameOf(seat) });
+  if (info.kind === "computer") name.append(el("span", { class: "badge", text: levelText(info.level) || gettext("computer") }));
+  if (view.rules.teams && app.seat !== null && !isMe(seat) && seat % 2 === app.seat % 2) {
+    name.append(el("span", { class: "badge badge--partner", text: gettext("partner") }));
+  }
+  const tiles = format(ngettext("%(count)s tile", "%(count)s tiles", count), { count });
+  const row = el("span", { class: "player-row" }, handBacks(count), el("span", { class: "player-count", text: tiles }));
+  if (!view.rules.teams) {
+    row.append(el("span", { class: "player-score", text: pointsText(view.scores[seat] ?? 0) }));
+  }
+  node.replaceChildren(name, row, el("span", { class: "player-last", text: lastActionText(last[seat]) }));
+  return node;
+}
+
+export function renderPlayers(view) {
+  const count = view.hand_counts.length;
+  const last = lastActions(view.history);
+  const first = app.seat === null ? 0 : app.seat + 1;
+  const others = [];
+  for (let i = 0; i < count; i += 1) {
+    const seat = (first + i) % count;
+    if (!isMe(seat)) others.push(playerCard(seat, view, last));
+  }
+  els.players.replaceChildren(...others);
+  els.players.dataset.count = others.length;
+  if (app.seat !== null) playerCard(app.seat, view, last, els.mePlayer);
+  els.mePlayer.hidden = app.seat === null;
+}
+
+// ---------------------------------------------------------------- status
+
+export function renderStatus(view) {
+  let status;
+  if (view.game_over) status = gettext("Game over");
+  else if (view.round_over) status = gettext("Round over");
+  else if (view.to_move === null || view.to_move === undefined) status = "";
+  else if (isMe(view.to_move)) {
+    status = app.selected ? gettext("Your turn: choose an end for the tile.") : gettext("Your turn");
+  } else status = format(gettext("%(name)s to play"), { name: nameOf(view.to_move) });
+  els.status.textContent = status;
+  els.table.toggleAttribute("data-my-turn", myTurn());
+  els.table.toggleAttribute("data-pending", app.pending);
+  els.round.textContent = format(gettext("Round %(number)s"), { number: view.round });
+  els.boneyard.hidden = !view.rules.draw;
+  els.boneyard.textContent = format(gettext("Boneyard: %(count)s"), { count: view.boneyard_count });
+  els.target.textContent = view.rules.target
+    ? format(gettext("Game to %(points)s"), { points: view.rules.target })
+    : gettext("Single round");
+  const watching = app.table && app.table.spectators;
+  els.spectators.hidden = !watching;
+  if (watching) els.spectators.textContent = format(ngettext("%(count)s watching", "%(count)s watching", watching), { count: watching });
+  els.teamScores.hidden = !view.rules.teams;
+  if (view.rules.teams) {
+    els.teamScores.replaceChildren(...[0, 1].map((team) => el("span", { class: "team-score", "data-team": team },
+      el("span", { text: teamName(team) }), el("strong", { text: String(view.scores[team] ?? 0) }))));
+  }
+  els.ends.textContent = view.ends
+    ? format(gettext("Open ends: %(left)s on the left, %(right)s on the right."), { left: view.ends[0], right: view.ends[1] })
+    : "";
+  const commitment = (app.table && app.table.commitment) || config.commitment;
+  if (commitment) {
+    els.fairness.hidden = false;
+    els.commitment.textContent = commitment;
+    els.commitmentShort.textContent = `${commitment.slice(0, 12)}…`;
+  }
+}
+
+// ---------------------------------------------------------------- line
+
+function maxLineHeight() {
+  const phone = window.innerWidth < 700;
+  return Math.max(150, Math.round(window.innerHeight * (phone ? 0.36 : 0.5)));
+}
+
+export function renderLine() {
+  const view = app.view;
+  if (!view) return;
+  const width = els.line.clientWidth;
+  if (!width) return;
+  const layout = fitLine(view.line, { width, maxHeight: maxLineHeight(), opener: openerIndex(view.line, view.history) });
+  els.line.style.setProperty("--u", `${layout.u}px`);
+  els.line.style.height = `${layout.height}px`;
+  const children = layout.tiles.map((place) => {
+    const tile = tileElement(place.a, place.b, { vertical: place.vertical });
+    delete tile.dataset.tile; // data-tile marks hand tiles only
+    tile.dataset.lineTile = keyOf([place.a, place.b]);
+    tile.setAttribute("role", "listitem");
+    tile.classList.toggle("tile--double", place.double);
+    if (app.fresh === keyOf([place.a, place.b])) tile.classList.add("tile--fresh");
+    Object.assign(tile.style, { left: `${place.x}px`, top: `${place.y}px`, width: `${place.w}px`, height: `${place.h}px` });
+    return tile;
+  });
+  const key = (app.drag && app.drag.moved && app.drag.key) || app.selected;
+  const glowing = key ? legalEnds(key) : [];
+  for (const end of new Set(glowing)) {
+    const slot = layout.slots[end];
+    const number = view.ends ? view.ends[end === "left" ? 0 : 1] : null;
+    const label = number === null ? gettext("Lay the tile here")
+      : format(end === "left" ? gettext("Lay it on the left end (%(number)s)") : gettext("Lay it on the right end (%(number)s)"), { number });
+    const spot = el("button", { type: "button", class: "end-slot", "data-end": end, "aria-label": label, title: label });
+    Object.assign(spot.style, { left: `${slot.x}px`, top: `${slot.y}px`, width: `${slot.w}px`, height: `${slot.h}px` });
+    children.push(spot);
+  }
+  els.line.replaceChildren(...children);
+  els.empty.hidden = view.line.length > 0;
+}
+
+// ---------------------------------------------------------------- hand
+
+export function renderHand(view) {
+  els.me.hidden = app.seat === null;
+  if (app.seat === null) return;
+  const mine = myTurn();
+  const buttons = view.hand.map((tile) => {
+    const key = keyOf(tile);
+    const ends = legalEnds(key);
+    const label = ends.length ? format(gettext("Play %(tile)s"), { tile: tileText(tile) }) : tileText(tile);
+    const button = el("button", {
+      type: "button", class: "hand-tile", "data-tile": key, "data-playable": ends.length > 0,
+      "aria-label": label, "aria-disabled": ends.length ? null : "true",
+      "aria-pressed": ends.length > 1 ? String(app.selected === key) : null,
+    }, tileSvg(tile[0], tile[1], { vertical: true, label: tileText(tile) }));
+    if (app.freshDraw === key) button.classList.add("tile--fresh");
+    return button;
+  });
+  els.hand.replaceChildren(...buttons);
+  els.hand.classList.toggle("hand--waiting", !mine);
+  let hint = "";
+  if (mine && app.selected) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
+  else if (mine && app.legal.some((action) => action.type === "play")) hint = gettext("Tap a tile to play it, or drag it to an end.");
+  else if (mine && app.legal.some((action) => action.type === "draw")) hint = gettext("No tile fits: draw one.");
+  else if (mine && app.legal.some((action) => action.type === "pass")) hint = gettext("No tile fits and the boneyard is empty: pass.");
+  els.hint.textContent = hint;
+  els.draw.hidden = !app.legal.some((action) => action.type === "draw");
+  els.pass.hidden = !app.legal.some((action) => action.type === "pass");
+  els.draw.disabled = app.pending;
+  els.pass.disabled = app.pending;
+}
+
+// ---------------------------------------------------------------- panels
+
+export function roundResultText(result) {
+  const parts = [];
+  if (result.blocked) parts.push(gettext("The line is blocked."));
+  const points = pointsText(result.points);
+  if (result.winner === null || result.winner === undefined) parts.push(gettext("Nobody scores this round."));
+  else if (app.view && app.view.rules.teams && result.team !== null && result.team !== undefined) {
+    if (app.seat === null) {
+      parts.push(format(gettext("%(first)s and %(second)s win the round: %(points)s."), { ...pairNames(result.team), points }));
+    } else if (app.seat % 2 === result.team) parts.push(format(gettext("Your pair wins the round: %(points)s."), { points }));
+    else parts.push(format(gettext("The opponents win the round: %(points)s."), { points }));
+  } else if (isMe(result.winner)) parts.push(format(gettext("You win the round: %(points)s."), { points }));
+  else parts.push(format(gettext("%(name)s wins the round: %(points)s."), { name: nameOf(result.winner), points }));
+  return parts.join(" ");
+}
+
+export function gameResultText(winner) {
+  const teams = app.view && app.view.rules.teams;
+  if (winner === null || winner === undefined) return gettext("The game is a draw.");
+  if (teams) {
+    if (app.seat === null) return format(gettext("%(first)s and %(second)s win the game."), pairNames(winner));
+    if (app.seat % 2 === winner) return gettext("Your pair wins the game!");
+    return gettext("The opponents win the game.");
+  }
+  if (isMe(winner)) return gettext("You win the game!");
+  return format(gettext("%(name)s wins the game."), { name: nameOf(winner) });
+}
+
+function handsBlock(hands) {
+  if (!hands) return [];
+  return hands.map((hand, seat) => {
+    const pips = hand.reduce((sum, [a, b]) => sum + a + b, 0);
+    const tiles = el("span", { class: "panel-tiles" }, ...hand.map(([a, b]) => {
+      const tile = tileElement(a, b);
+      delete tile.dataset.tile;
+      return tile;
+    }));
+    if (!hand.length) tiles.append(el("em", { text: gettext("no tiles left") }));
+    return el("div", { class: "panel-hand", "data-seat": seat },
+      el("span", { class: "panel-hand-name", text: `${nameOf(seat)} (${pipsText(pips)})` }), tiles);
+  });
+}
+
+function scoresBlock(scores, winner) {
+  const teams = app.view && app.view.rules.teams;
+  const rows = scores.map((score, index) => el("tr", { "data-winner": index === winner },
+    el("th", { scope: "row", text: teams ? teamName(index) : nameOf(index) }), el("td", { text: String(score) })));
+  return [el("table", { class: "scores" },
+    el("caption", { text: gettext("Scores") }), el("tbody", {}, ...rows))];
+}
+
+export function renderPanels(view) {
+  const gameOver = Boolean(view.game_over || app.gameFrame);
+  const roundOver = !gameOver && Boolean(view.round_over);
+  els.roundOver.hidden = !roundOver;
+  if (roundOver) {
+    const frame = app.roundFrame;
+    const result = (frame && frame.result) || view.round_result;
+    $("round-over-result").textContent = result ? roundResultText(result) : "";
+    $("round-over-hands").replaceChildren(...handsBlock(frame && frame.hands));
+    $("round-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, null));
+    const next = els.roundOver.querySelector('[data-action="next_round"]');
+    next.hidden = app.nextRoundSent || !app.legal.some((action) => action.type === "next_round");
+    $("round-over-wait").hidden = !next.hidden;
+  }
+  els.gameOver.hidden = !gameOver;
+  els.gameOver.toggleAttribute("data-game-over", gameOver);
+  if (gameOver) {
+    const frame = app.gameFrame;
+    const winner = frame ? frame.winner : view.winner;
+    const round = app.roundFrame || {};
+    const result = round.result || view.round_result;
+    $("game-over-result").textContent = [result ? roundResultText(result) : "", gameResultText(winner)].join(" ").trim();
+    $("game-over-hands").replaceChildren(...handsBlock(round.hands));
+    $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
+    els.gameOver.classList.toggle("panel--collapsed", app.panelCollapsed);
+    const toggle = els.gameOver.querySelector('[data-action="toggle-panel"]');
+    toggle.textContent = app.panelCollapsed ? gettext("Show the results") : gettext("Hide the results");
+    toggle.setAttribute("aria-expanded", String(!app.panelCollapsed));
+  }
+}
+
+export function render() {
+  const view = app.view;
+  if (!view) return;
+  renderStatus(view);
+  renderPlayers(view);
+  renderLine();
+  renderHand(view);
+  renderPanels(view);
+}
+
+// ---------------------------------------------------------------- feedback
+
+export function announce(text) {
+  if (!text) return;
+  els.announcer.append(el("p", { text }));
+  while (els.announcer.childElementCount > 4) els.announcer.firstElementChild.remove();
+}
+
+export function toast(text) {
+  const node = el("div", { class: "toast", role: "alert", text });
+  els.toasts.append(node);
+  setTimeout(() => node.remove(), 4000);
+}
+
+export function setConnection(stateName) {
+  els.table.dataset.connection = stateName;
+  const texts = {
+    connecting: gettext("Connecting…"),
+    open: "",
+    reconnecting: gettext("Connection lost: reconnecting…"),
+    closed: gettext("Disconnected."),
+  };
+  els.connection.textContent = texts[stateName] ?? "";
+}
+

@@ -1,0 +1,79 @@
+// Shared state of the table page: the config from the server, the page's
+// elements, what the latest frames said, and small helpers over them.
+import { format, gettext } from "./table_texts.js";
+
+export const config = JSON.parse(document.getElementById("table-config").textContent);
+export const $ = (id) => document.getElementById(id);
+export const els = {
+  table: $("table"), status: $("table-status"), round: $("round-label"), boneyard: $("boneyard"),
+  target: $("target-label"), spectators: $("spectators"), teamScores: $("team-scores"),
+  players: $("players"), board: $("board"), line: $("line"), empty: $("board-empty"), ends: $("ends-label"),
+  me: $("me"), mePlayer: $("me-player"), hand: $("hand"), hint: $("hand-hint"),
+  draw: document.querySelector('[data-action="draw"]'), pass: document.querySelector('[data-action="pass"]'),
+  roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
+  announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
+  commitmentShort: $("commitment-short"), fairness: $("fairness"),
+};
+
+export const app = {
+  seat: config.seat ?? null,
+  players: config.players || [],
+  table: null,
+  seq: 0,
+  view: null,
+  legal: [],
+  selected: null, // key "a-b" of a tile that fits both ends, waiting for one
+  pending: false, // a move was sent; wait for the server's answer
+  fresh: null, // key of the tile just laid, drawn with a short animation
+  freshDraw: null, // key of the tile just drawn into the hand
+  roundFrame: null,
+  gameFrame: null,
+  nextRoundSent: false,
+  panelCollapsed: false,
+  socket: null,
+  connectedOnce: false,
+  attempts: 0,
+  reconnectTimer: null,
+  drag: null,
+  suppressClick: false,
+};
+
+export const keyOf = ([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`;
+export const isMe = (seat) => app.seat !== null && seat === app.seat;
+export const myTurn = () => Boolean(app.view && app.seat !== null && app.view.to_move === app.seat && app.legal.length);
+
+export function playerInfo(seat) {
+  return app.players.find((player) => player.seat === seat) || { seat, name: "", kind: "human" };
+}
+
+export function nameOf(seat) {
+  if (isMe(seat)) return gettext("You");
+  const info = playerInfo(seat);
+  return info.name || format(gettext("Player %(number)s"), { number: seat + 1 });
+}
+
+export function pairNames(team) {
+  return { first: nameOf(team), second: nameOf(team + 2) };
+}
+
+export function teamName(team) {
+  if (app.seat !== null) return app.seat % 2 === team ? gettext("Your pair") : gettext("The opponents");
+  return format(gettext("%(first)s and %(second)s"), pairNames(team));
+}
+
+export function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((child) => child !== null && child !== undefined));
+  return node;
+}
+
+export function legalEnds(key) {
+  return app.legal.filter((action) => action.type === "play" && keyOf(action.tile) === key).map((action) => action.end);
+}
+

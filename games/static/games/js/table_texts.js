@@ -1,0 +1,72 @@
+// Words of the table page, through Django's JavaScript catalogue (/jsi18n/).
+// The catalogue script defines gettext/ngettext/interpolate on window; the
+// fallbacks keep the page usable (in English) if it failed to load.
+export const gettext = window.gettext || ((text) => text);
+export const ngettext = window.ngettext || ((one, many, count) => (count === 1 ? one : many));
+
+/** Fill %(name)s placeholders. */
+export function format(template, values) {
+  return template.replace(/%\((\w+)\)s/g, (match, key) => (key in values ? String(values[key]) : match));
+}
+
+export function tileText([a, b]) {
+  return `${a}-${b}`;
+}
+
+export function levelText(level) {
+  const levels = { easy: gettext("easy"), medium: gettext("medium"), hard: gettext("hard") };
+  return levels[level] || "";
+}
+
+export function endText(end) {
+  return end === "right" ? gettext("on the right") : gettext("on the left");
+}
+
+/** "played 6-4 on the left", "drew 2 tiles", "passed": a seat's latest doing. */
+export function lastActionText(last) {
+  if (!last) return "";
+  if (last.action === "pass") return gettext("passed");
+  if (last.action === "draw") {
+    return format(ngettext("drew a tile", "drew %(count)s tiles", last.draws), { count: last.draws });
+  }
+  if (last.opened) return format(gettext("opened with %(tile)s"), { tile: tileText(last.tile) });
+  const played = format(gettext("played %(tile)s %(end)s"), { tile: tileText(last.tile), end: endText(last.end) });
+  if (!last.draws) return played;
+  return format(ngettext("drew a tile, then %(played)s", "drew %(count)s tiles, then %(played)s", last.draws), {
+    count: last.draws,
+    played,
+  });
+}
+
+/** A move told to a screen reader: "Anna played 6-4 on the left." */
+export function eventText(name, isMe, frame) {
+  if (frame.action === "play") {
+    const values = { name, tile: tileText(frame.tile), end: endText(frame.end) };
+    return format(isMe ? gettext("You played %(tile)s %(end)s.") : gettext("%(name)s played %(tile)s %(end)s."), values);
+  }
+  if (frame.action === "draw") {
+    if (isMe && frame.tile) return format(gettext("You drew %(tile)s."), { tile: tileText(frame.tile) });
+    return format(isMe ? gettext("You drew a tile.") : gettext("%(name)s drew a tile."), { name });
+  }
+  return format(isMe ? gettext("You passed.") : gettext("%(name)s passed."), { name });
+}
+
+export function errorText(code, message) {
+  const texts = {
+    not_your_turn: gettext("It is not your turn."),
+    illegal: gettext("That move is not allowed."),
+    stale: gettext("The table moved on: catching up."),
+    bad_frame: gettext("The server did not understand that message."),
+    rate_limited: gettext("Too fast: wait a moment."),
+    not_seated: gettext("You are watching this table: only its players can play."),
+  };
+  return texts[code] || message || gettext("Something went wrong.");
+}
+
+export function pointsText(points) {
+  return format(ngettext("%(count)s point", "%(count)s points", points), { count: points });
+}
+
+export function pipsText(pips) {
+  return format(ngettext("%(count)s pip", "%(count)s pips", pips), { count: pips });
+}

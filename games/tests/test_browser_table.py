@@ -1,0 +1,448 @@
+"""The live table page in headless Chromium.
+
+Scripted tests render games/table.html and route its websocket (Playwright's
+``route_web_socket``) to ``ScriptedTable``: a stand-in for the consumer that
+runs the real engine and speaks the protocol of INTERFACES.md section 5, so a
+situation (a tile fitting both ends, a dropped connection, a stale move) can be
+built on purpose. Live tests play on the real site (Daphne, consumer, computer
+moves) from the home page to the game-over panel.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine import (
+    Draw,
+    IllegalAction,
+    Pass,
+    Play,
+    Tile,
+    action_from_json,
+    apply_action,
+    legal_actions,
+    new_game,
+    next_round,
+    rules_for,
+    view_for,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+
+# What the player can do now, as the page shows it (None: nothing yet).
+ACTIONABLE = """() => {
+  const table = document.getElementById('table');
+  if (document.querySelector('[data-game-over]')) return 'over';
+  if (table.hasAttribute('data-pending')) return null;
+  if (document.querySelector('#round-over:not([hidden]) [data-action="next_round"]:not([hidden])')) return 'next';
+  if (!table.hasAttribute('data-my-turn')) return null;
+  if (document.querySelector('#hand [data-tile][data-playable]')) return 'play';
+  for (const kind of ['draw', 'pass']) {
+    const button = document.querySelector(`[data-action="${kind}"]`);
+    if (button && !button.hidden) return kind;
+  }
+  return null;
+}"""
+
+OVERFLOW = """() => {
+  const board = document.getElementById('board').getBoundingClientRect();
+  const outside = [...document.querySelectorAll('#line [data-line-tile], #line [data-end]')].filter((node) => {
+    const box = node.getBoundingClientRect();
+    return box.left < board.left - 0.5 || box.right > board.right + 0.5;
+  }).length;
+  return {scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth, outside,
+          tiles: document.querySelectorAll('#line [data-line-tile]').length};
+}"""
+
+
+def play_to_the_end(
+    page, rng: random.Random, *, each_step: Callable | None = None, max_steps: int = 4000
+) -> Counter:
+    """Click through a whole game as the page offers it: a random playable
+    tile (and an end when both glow), draw, pass, next round. Returns counts."""
+    done: Counter = Counter()
+    for _ in range(max_steps):
+        what = page.wait_for_function(ACTIONABLE, timeout=30_000).json_value()
+        if each_step is not None:
+            each_step(page)
+        if what == "over":
+            return done
+        if what == "next":
+            page.click('#round-over [data-action="next_round"]')
+        elif what == "play":
+            tiles = page.locator("#hand [data-tile][data-playable]")
+            tiles.nth(rng.randrange(tiles.count())).click()
+            ends = page.locator("#line [data-end]")
+            if ends.count():
+                assert ends.count() == 2
+                done["both_ends"] += 1
+                ends.nth(rng.randrange(2)).click()
+        else:
+            page.click(f'[data-action="{what}"]')
+        done[what] += 1
+    raise AssertionError(f"the game did not end in {max_steps} steps: {dict(done)}")
+
+
+def screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+# ---------------------------------------------------------------- scripted
+
+
+class ScriptedTable:
+    """One seated viewer at a table whose other seats play random legal moves."""
+
+    def __init__(self, state: Any, *, seat: int = 0, seed: int = 0) -> None:
+        self.state = state
+        self.seat = seat
+        self.seq = 0
+        self.rng = random.Random(seed)
+        self.sockets: list[Any] = []
+        self.received: list[dict] = []
+        self.refuse_next_as_stale = False
+
+    # frames -------------------------------------------------------------
+    def state_frame(self) -> dict:
+        view = view_for(self.state, self.seat).to_dict()
+        legal = list(view["legal"])
+        if self.state.round_over and not self.state.game_over:
+            legal.append({"type": "next_round"})
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "view": view,
+            "legal": legal,
+            "table": {"spectators": 1, "commitment": "c0ffee" * 10 + "beef"},
+        }
+
+    def result_frames(self) -> list[dict]:
+        frames = []
+        if self.state.round_over and self.state.round_result is not None:
+            frames.append(
+                {
+                    "type": "round_over",
+                    "seq": self.seq,
+                    "result": self.state.round_result.to_dict(),
+                    "hands": [[tile.to_list() for tile in hand] for hand in self.state.hands],
+                    "scores": list(self.state.scores),
+                }
+            )
+        if self.state.game_over:
+            frames.append(
+                {
+                    "type": "game_over",
+                    "seq": self.seq,
+                    "scores": list(self.state.scores),
+                    "winner": self.state.winner,
+                }
+            )
+        return frames
+
+    def send(self, *frames: dict) -> None:
+        for frame in frames:
+            self.sockets[-1].send(json.dumps(frame))
+
+    # socket -------------------------------------------------------------
+    def attach(self, socket: Any) -> None:
+        self.sockets.append(socket)
+        socket.on_message(self.receive)
+        self.send(self.state_frame(), *self.result_frames())
+
+    def receive(self, message: str | bytes) -> None:
+        frame = json.loads(message)
+        self.received.append(frame)
+        kind = frame.get("type")
+        if kind == "sync":
+            self.send(self.state_frame(), *self.result_frames())
+        elif kind == "next_round":
+            self.state = next_round(self.state)
+            self.seq += 1
+            self.send(
+                {"type": "event", "seq": self.seq, "seat": None, "action": "next_round"}, self.state_frame()
+            )
+            self.run_computers()
+        elif kind in {"play", "draw", "pass"}:
+            if self.refuse_next_as_stale or frame.get("seq") != self.seq:
+                self.refuse_next_as_stale = False
+                self.send({"type": "error", "code": "stale", "message": "stale"})
+                return
+            try:
+                self.apply(action_from_json(frame, self.seat))
+            except (ValueError, IllegalAction) as error:
+                self.send({"type": "error", "code": "illegal", "message": str(error)})
+                return
+            self.run_computers()
+
+    def apply(self, action: Any) -> None:
+        before = self.state
+        self.state = apply_action(self.state, action)
+        self.seq += 1
+        event: dict[str, Any] = {"type": "event", "seq": self.seq, "seat": action.seat}
+        if isinstance(action, Play):
+            event.update(action="play", tile=action.tile.to_list(), end=str(action.end))
+        elif isinstance(action, Draw):
+            event["action"] = "draw"
+            if action.seat == self.seat:
+                (drawn,) = set(self.state.hands[self.seat]) - set(before.hands[self.seat])
+                event["tile"] = drawn.to_list()
+        else:
+            assert isinstance(action, Pass)
+            event["action"] = "pass"
+        self.send(event, self.state_frame(), *self.result_frames())
+
+    def run_computers(self) -> None:
+        while not self.state.round_over and self.state.to_move != self.seat:
+            self.apply(self.rng.choice(legal_actions(self.state)))
+
+
+def scripted_config(players: int, *, seat: int = 0, teams: bool = False) -> dict:
+    return {
+        "tableId": 1,
+        "wsPath": "/ws/table/1/",
+        "seat": seat,
+        "players": [
+            {
+                "seat": s,
+                "name": "Ada" if s == seat else f"Computer {s}",
+                "kind": "human" if s == seat else "computer",
+                "level": None if s == seat else "medium",
+            }
+            for s in range(players)
+        ],
+        "rulesUrl": "/rules/",
+        "preset": "classic-block",
+        "teams": teams,
+        "ranked": False,
+        "commitment": "c0ffee" * 10 + "beef",
+    }
+
+
+def table_page_html(config: dict, language: str = "en") -> str:
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from django.utils import translation
+
+    request = RequestFactory().get("/table/1/")
+    request.user = AnonymousUser()
+    with translation.override(language):
+        return render_to_string("games/table.html", {"config": config}, request=request)
+
+
+def open_scripted(
+    browser, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB"
+):
+    context = browser.new_context(viewport=viewport, locale=locale)
+    page = context.new_page()
+    html = table_page_html(config, locale[:2])
+    url = site_server.url + "/scripted/table/1/"
+    page.route(
+        url, lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
+    )
+    page.route_web_socket("**/ws/table/1/", table.attach)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    page.wait_for_selector("#line [data-line-tile]")
+    return context, page, errors
+
+
+def both_ends_table() -> ScriptedTable:
+    """2 players, block game: seat 1 holds 6-6 and opens; seat 0 holds 6-3,
+    which fits both ends (both show 6), and no other 6."""
+    rules = rules_for("classic-block", players=2, target=50)
+    mine = [Tile(6, 3), Tile(0, 0), Tile(0, 1), Tile(1, 1), Tile(1, 2), Tile(2, 2), Tile(0, 2)]
+    theirs = [Tile(6, 6), Tile(5, 5), Tile(4, 4), Tile(3, 3), Tile(4, 5), Tile(3, 4), Tile(3, 5)]
+    return ScriptedTable(new_game(rules, seed=5, hands=[mine, theirs]))
+
+
+def test_a_tile_fitting_both_ends_makes_both_ends_glow(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
+    try:
+        assert page.locator("#line [data-end]").count() == 0
+        playable = page.locator("#hand [data-tile][data-playable]")
+        assert [playable.nth(i).get_attribute("data-tile") for i in range(playable.count())] == ["3-6"]
+        assert page.locator("#hand [data-tile]").count() == 7
+        page.click('#hand [data-tile="3-6"]')
+        ends = page.locator("#line [data-end]")
+        assert sorted(ends.nth(i).get_attribute("data-end") for i in range(ends.count())) == ["left", "right"]
+        assert page.locator("#table-status").inner_text() == "Your turn: choose an end for the tile."
+        screenshot(page, "table-both-ends-phone.png")
+        # Escape puts the tile back; dragging it onto the left end plays it there.
+        page.keyboard.press("Escape")
+        assert ends.count() == 0
+        source = page.locator('#hand [data-tile="3-6"]').bounding_box()
+        page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(source["x"], source["y"] - 40, steps=4)
+        left = page.locator('#line [data-end="left"]').bounding_box()
+        page.mouse.move(left["x"] + left["width"] / 2, left["y"] + left["height"] / 2, steps=8)
+        page.mouse.up()
+        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+        plays = [frame for frame in table.received if frame["type"] == "play"]
+        assert plays == [{"type": "play", "tile": [3, 6], "end": "left", "seq": 0}]
+        assert (Tile(3, 6), (3, 6)) in table.state.line  # laid left of 6-6
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_clicking_a_glowing_end_plays_there(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
+    try:
+        page.click('#hand [data-tile="3-6"]')
+        page.click('#line [data-end="right"]')
+        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+        assert [frame for frame in table.received if frame["type"] == "play"] == [
+            {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
+        ]
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_phone_plays_a_whole_scripted_game_without_overflow(browser, site_server) -> None:
+    rules = rules_for("classic-block", players=4, target=100)
+    table = ScriptedTable(new_game(rules, seed=11), seed=11)
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(4))
+    widest = {"tiles": 0}
+
+    def check(page) -> None:
+        sizes = page.evaluate(OVERFLOW)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        assert sizes["outside"] == 0, sizes
+        if sizes["tiles"] >= 18 > widest["tiles"]:
+            screenshot(page, "table-long-line-phone.png")
+        widest["tiles"] = max(widest["tiles"], sizes["tiles"])
+
+    try:
+        done = play_to_the_end(page, random.Random(11), each_step=check)
+        assert table.state.game_over
+        assert done["play"] > 10
+        assert widest["tiles"] >= 12
+        panel = page.locator("[data-game-over]")
+        assert panel.is_visible()
+        for score in table.state.scores:
+            assert str(score) in panel.inner_text()
+        screenshot(page, "table-scripted-game-over-phone.png")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_longest_line_fits_a_phone(browser, site_server) -> None:
+    """Every line of 28 tiles (random order, any opener) fits 374 px across."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    try:
+        page.goto(site_server.url + "/static/games/js/line_layout.js")
+        result = page.evaluate("""async () => {
+          const { fitLine } = await import('/static/games/js/line_layout.js');
+          let outside = 0, overlaps = 0, tiles = 0;
+          for (let n = 0; n < 300; n += 1) {
+            const line = [];
+            for (let i = 0; i < 28; i += 1) {
+              const a = (i * 5 + n) % 7, b = i % 4 === 0 ? a : (a + 1 + (n + i) % 6) % 7;
+              line.push([a, b]);
+            }
+            const layout = fitLine(line, { width: 374, maxHeight: 300, opener: n % 28 });
+            tiles = Math.min(tiles || 28, layout.tiles.length);
+            for (const tile of layout.tiles) if (tile.x < 0 || tile.x + tile.w > 374) outside += 1;
+            const boxes = layout.tiles;
+            for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
+              const p = boxes[i], q = boxes[j];
+              if (Math.min(p.x + p.w, q.x + q.w) - Math.max(p.x, q.x) > 0.01
+                  && Math.min(p.y + p.h, q.y + q.h) - Math.max(p.y, q.y) > 0.01) overlaps += 1;
+            }
+          }
+          return { outside, overlaps, tiles };
+        }""")
+        assert result == {"outside": 0, "overlaps": 0, "tiles": 28}
+    finally:
+        context.close()
+
+
+def test_reconnects_with_sync_and_resyncs_after_a_stale_move(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
+    try:
+        table.sockets[-1].close(code=1011, reason="gone")
+        page.wait_for_function("document.getElementById('table').dataset.connection === 'reconnecting'")
+        page.wait_for_function(
+            "document.getElementById('table').dataset.connection === 'open'", timeout=10_000
+        )
+        page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+        assert len(table.sockets) == 2
+        assert {"type": "sync", "seq": 0} in table.received
+        table.refuse_next_as_stale = True
+        page.click('#hand [data-tile="3-6"]')
+        page.click('#line [data-end="left"]')
+        toast = page.locator(".toast")
+        toast.first.wait_for()
+        assert "catching up" in toast.first.inner_text()
+        page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+        assert table.received[-1] == {"type": "sync", "seq": 0}
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_round_over_shows_every_hand_then_the_next_round(browser, site_server) -> None:
+    rules = rules_for("classic-draw", players=2, target=100)
+    table = ScriptedTable(new_game(rules, seed=3), seed=3)
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
+    rng = random.Random(3)
+    try:
+        while True:
+            what = page.wait_for_function(ACTIONABLE, timeout=30_000).json_value()
+            if what == "next":
+                break
+            assert what != "over"
+            if what == "play":
+                tiles = page.locator("#hand [data-tile][data-playable]")
+                tiles.nth(rng.randrange(tiles.count())).click()
+                if page.locator("#line [data-end]").count():
+                    page.click('#line [data-end="left"]')
+            else:
+                page.click(f'[data-action="{what}"]')
+        panel = page.locator("#round-over")
+        hands = panel.locator(".panel-hand")
+        assert hands.count() == 2
+        for seat, hand in enumerate(table.state.hands):
+            assert hands.nth(seat).locator("[data-line-tile], .tile").count() == len(hand)
+        screenshot(page, "table-round-over-desktop.png")
+        page.click('#round-over [data-action="next_round"]')
+        page.wait_for_function("document.getElementById('round-over').hidden")
+        assert page.locator("#round-label").inner_text() == "Round 2"
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_french_scripted_table(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), locale="fr-FR")
+    try:
+        assert page.locator("html").get_attribute("lang") == "fr"
+        assert page.locator("#table-status").inner_text() == "À vous de jouer"
+        assert page.locator("a", has_text="Règles de cette table").count() == 1
+        assert errors == []
+    finally:
+        context.close()
