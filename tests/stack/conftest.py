@@ -1,0 +1,57 @@
+"""Fixtures of the fault tests: the real stack as processes (tests/support/stack.py).
+
+One fresh PostgreSQL database (migrated once) and one Redis database number
+per test session; Daphne A and B and a Celery worker per module. Everything is
+torn down at the end, whatever happened. Without PostgreSQL or Redis the
+tests skip (or fail under REQUIRE_SERVICES=1) through the root fixtures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.stack import Stack, claim_redis_db, create_database, drop_database, release_redis_db
+
+# Short enough for a test, above the longest move of the tests (AI_MOVE_DELAY_MS).
+VISIBILITY_TIMEOUT_S = 8
+
+
+@pytest.fixture(scope="session")
+def stack_database(postgres_url: str) -> Iterator[str]:
+    url = create_database(postgres_url, "dominoes_stack")
+    try:
+        yield url
+    finally:
+        drop_database(postgres_url, url)
+
+
+@pytest.fixture(scope="session")
+def stack_redis(redis_url: str) -> Iterator[str]:
+    url = claim_redis_db(redis_url)
+    try:
+        yield url
+    finally:
+        release_redis_db(url)
+
+
+@pytest.fixture(scope="module")
+def stack(stack_database: str, stack_redis: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """Daphne A and B and one Celery worker on the session's database and Redis."""
+    running = Stack(
+        tmp_path_factory.mktemp("stack"),
+        database_url=stack_database,
+        redis_url=stack_redis,
+        env_overrides={"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_S), "CELERY_RESTORE_INTERVAL": "1"},
+    )
+    try:
+        running.start_web("a")
+        running.start_web("b")
+        running.start_worker("worker")
+        yield running
+    except BaseException:
+        print(running.logs())
+        raise
+    finally:
+        running.stop_all()
