@@ -18,7 +18,7 @@ from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from games.engine.rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, rules_for
 from games.engine.tiles import TILES
@@ -56,7 +56,10 @@ VARIANT_SUMMARIES: dict[str, Promise] = {
 
 NEXT_OPENER_LABELS: dict[str, Promise] = {
     "next": _("the player after the previous round's opener, with any tile"),
-    "winner": _("the winner of the previous round, with any tile"),
+    "winner": _(
+        "the winner of the previous round, with any tile (after a round nobody won: "
+        "the player after the previous round's opener)"
+    ),
 }
 
 BLOCKED_TIE_LABELS: dict[str, Promise] = {
@@ -205,7 +208,8 @@ def deal_sizes_label(deals: tuple[Deal, ...]) -> str:
             )
             % {"n": size, "players": number_list(tuple(players))}
         )
-    return "; ".join(parts)
+    # Translators: separates the parts of "7 tiles each at 2 players; 5 tiles each at 3 or 4 players".
+    return pgettext("list of deals", "; ").join(parts)
 
 
 def _fact(preset: str, key: str, name: Promise, value: object, label: Any, anchor: str) -> Fact:
@@ -375,13 +379,15 @@ LEVEL_DESCRIPTIONS: dict[str, Promise] = {
     "medium": _(
         "Plays by rules of thumb, like a careful club player: it sheds heavy tiles and "
         "doubles early, keeps the numbers it will be able to follow later, and leaves ends "
-        "on numbers an opponent has shown they lack, to block them."
+        "on numbers an opponent has shown they lack, to block them. In pairs it keeps open "
+        "the numbers its partner can follow."
     ),
     "hard": _(
-        "Thinks ahead. Before each choice it imagines the tiles it cannot see, dealt "
-        "hundreds of different ways but always consistent with everything it has seen, "
-        "plays each of its possible moves to the end of the round in every one of those "
-        "deals, and keeps the move that does best on average."
+        "Thinks ahead. Before each choice it imagines the tiles it cannot see, dealt many "
+        "different ways but always consistent with everything it has seen, plays each of its "
+        "possible moves to the end of the round in every one of those deals, and keeps the move "
+        "that does best. Near the end of a round, when few tiles are left, it works the best "
+        "move out exactly."
     ),
 }
 

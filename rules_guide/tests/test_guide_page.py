@@ -252,6 +252,9 @@ def test_rules_url_for_points_at_the_variant_section(client: Client) -> None:
         assert tree.select(id=url.split("#")[1])
     with pytest.raises(ValueError):
         rules_url_for("no-such-variant")
+    import rules_guide
+
+    assert rules_guide.rules_url_for("arena") == "/rules/#variant-arena"
 
 
 def test_links_to_the_guide_from_the_home_page_and_the_footer(client: Client) -> None:
