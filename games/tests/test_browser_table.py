@@ -162,6 +162,7 @@ class ScriptedTable:
         self.sockets.append(socket)
         socket.on_message(self.receive)
         self.send(self.state_frame(), *self.result_frames())
+        self.run_computers()
 
     def receive(self, message: str | bytes) -> None:
         frame = json.loads(message)

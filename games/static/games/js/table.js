@@ -34,20 +34,20 @@ function play(key, end) {
 function onState(frame) {
   const before = app.view;
   app.seq = frame.seq ?? app.seq;
-  app.view = frame.view;
-  app.legal = frame.legal || frame.view.legal || [];
+  app.view = frame.view || null; // null: the table still waits for its players
+  app.legal = frame.legal || [];
   if (frame.table) {
     app.table = frame.table;
     if (frame.table.players) app.players = frame.table.players;
   }
   app.pending = false;
   if (app.selected && legalEnds(app.selected).length < 2) app.selected = null;
-  if (!frame.view.round_over) {
+  if (!app.view || !app.view.round_over) {
     app.roundFrame = null;
     app.nextRoundSent = false;
   }
-  if (!frame.view.game_over) app.gameFrame = null;
-  const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === frame.view.round);
+  if (!app.view || !app.view.game_over) app.gameFrame = null;
+  const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
   if (turnStarted) announce(gettext("Your turn."));
   app.fresh = null;
@@ -80,6 +80,10 @@ function onMessage(frame) {
       app.seq = Math.max(app.seq, frame.seq ?? 0);
       app.gameFrame = frame;
       announce(`${gettext("Game over.")} ${gameResultText(frame.winner)}`);
+      render();
+      break;
+    case "spectators":
+      app.table = { ...(app.table || {}), spectators: frame.count };
       render();
       break;
     case "error":

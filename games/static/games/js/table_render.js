@@ -267,7 +267,11 @@ export function renderPanels(view) {
 
 export function render() {
   const view = app.view;
-  if (!view) return;
+  if (!view) {
+    els.status.textContent = gettext("Waiting for the players to sit down…");
+    els.me.hidden = true;
+    return;
+  }
   renderStatus(view);
   renderPlayers(view);
   renderLine();
