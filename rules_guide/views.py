@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.gzip import gzip_page
 
 from games.engine import Tile, commit_seed
 from rules_guide import facts
@@ -44,7 +51,8 @@ EXAMPLE_SEED = "4185296307"
 SHOWN_ABOVE = ("blocked", "closed-board", "pairs-domino", "pairs-blocked")
 
 
-def guide(request: HttpRequest) -> HttpResponse:
+def guide_context() -> dict[str, Any]:
+    """Everything the guide shows, read from the engine, the AI levels and the ranked modes."""
     example_tile = Tile(6, 4)
     worked = examples()
     derived = facts.guide_facts()
@@ -57,7 +65,7 @@ def guide(request: HttpRequest) -> HttpResponse:
         }
         for variant in variants
     ]
-    context = {
+    return {
         "sections": SECTIONS,
         "titles": dict(SECTIONS),
         "set": facts.set_facts(),
@@ -71,4 +79,17 @@ def guide(request: HttpRequest) -> HttpResponse:
         "example_commitment": commit_seed(EXAMPLE_SEED),
         **derived,
     }
-    return render(request, "rules_guide/guide.html", context)
+
+
+@lru_cache(maxsize=8)
+def guide_body(language: str) -> str:
+    """The guide's content in one language. It depends only on the code (engine,
+    presets, modes, catalogues), so each process renders it once per language."""
+    with translation.override(language):
+        return render_to_string("rules_guide/_body.html", guide_context())
+
+
+@gzip_page
+def guide(request: HttpRequest) -> HttpResponse:
+    body = mark_safe(guide_body(translation.get_language()))  # noqa: S308 - our own rendered template
+    return render(request, "rules_guide/guide.html", {"body": body})
