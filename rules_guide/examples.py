@@ -47,7 +47,7 @@ class Step:
     seat: int
     name: str
     kind: str  # "open", "play", "draw", "pass"
-    tile: tuple[int, int] | None
+    tile: tuple[int, int] | None  # a play: as laid, left half first
     end: str | None
     ends_after: tuple[int, int] | None
 
@@ -251,6 +251,10 @@ def _steps(state: State) -> tuple[Step, ...]:
         kind = "open" if number == 0 else entry.action
         tile = None if entry.tile is None else _pair(entry.tile)
         end = None if entry.end is None else str(entry.end)
+        if entry.tile is not None and entry.action == "play" and entry.ends is not None:
+            # as laid: the matching half against the end it was played on
+            left, right = entry.ends
+            tile = (entry.tile.other(left), left) if end == "left" else (right, entry.tile.other(right))
         steps.append(Step(entry.seat, NAMES[entry.seat], kind, tile, end, after))
     return tuple(steps)
 

@@ -62,6 +62,8 @@ def test_each_example_replays_to_the_result_shown(key: str) -> None:
     assert state.round_result == w.result
     assert [sum(t.pips for t in hand) for hand in state.hands] == [hand.pips for hand in w.hands]
     assert [pair for _tile, pair in state.line] == list(w.line)
+    # the narration shows each tile as it lies in the line
+    assert {step.tile for step in w.steps if step.kind in ("open", "play")} == set(w.line)
     assert w.rules == rules_for(w.preset, players=w.rules.players, teams=w.rules.teams)
     # the hands are a real deal of that variant
     assert all(len(hand) == w.rules.deal_size for hand in w.dealt)
