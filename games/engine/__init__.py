@@ -16,11 +16,12 @@ from .actions import (
 )
 from .deal import Seed, commit_seed
 from .errors import IllegalAction
-from .moves import apply_action, legal_actions, replay
+from .game import new_game, next_round, replay
+from .moves import apply_action, legal_actions
 from .records import HistoryEntry, RoundResult
 from .rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, rules_for
 from .serial import dump_state, load_state
-from .state import State, agree_draw, new_game, next_round, resign
+from .state import State, agree_draw, resign
 from .tiles import TILES, Tile
 from .views import PlayerView, view_for
 

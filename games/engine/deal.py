@@ -20,6 +20,7 @@ The commitment is ``SHA-256(str(seed).encode("utf-8"))`` in lowercase hex.
 from __future__ import annotations
 
 import hashlib
+import struct
 
 from .rules import Rules
 from .tiles import DOUBLES_MASK
@@ -29,6 +30,8 @@ __all__ = ["Seed", "commit_seed", "deal_hands", "shuffled_order"]
 Seed = int | str
 
 _INDICES = range(28)
+_unpack_keys = struct.Struct(">28Q").unpack
+_BITS = tuple(1 << i for i in range(28))
 
 
 def commit_seed(seed: Seed) -> str:
@@ -45,7 +48,7 @@ def check_seed(seed: object) -> Seed:
 def shuffled_order(seed: Seed, round_no: int, attempt: int) -> list[int]:
     """The 28 tile indices in dealing order for one round and attempt."""
     stream = hashlib.shake_256(f"dominoes-deal:{seed}:{round_no}:{attempt}".encode()).digest(224)
-    keys = [stream[i : i + 8] for i in range(0, 224, 8)]
+    keys = _unpack_keys(stream)  # 28 big-endian 64-bit keys: same order as the bytes
     return sorted(_INDICES, key=keys.__getitem__)
 
 
@@ -56,12 +59,16 @@ def deal_hands(rules: Rules, seed: Seed, round_no: int) -> tuple[tuple[int, ...]
     attempt = 0
     while True:
         order = shuffled_order(seed, round_no, attempt)
-        hands = []
-        for seat in range(players):
-            bits = 0
-            for index in order[seat * size : seat * size + size]:
-                bits |= 1 << index
-            hands.append(bits)
-        if not rules.redeal_five_doubles or all((h & DOUBLES_MASK).bit_count() <= 4 for h in hands):
-            return tuple(hands), tuple(order[players * size :])
+        hands = tuple(
+            [
+                sum(map(_BITS.__getitem__, order[start : start + size]))
+                for start in range(0, players * size, size)
+            ]
+        )
+        if (
+            size < 5
+            or not rules.redeal_five_doubles
+            or all((h & DOUBLES_MASK).bit_count() <= 4 for h in hands)
+        ):
+            return hands, tuple(order[players * size :])
         attempt += 1

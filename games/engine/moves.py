@@ -6,20 +6,44 @@ to bit operations on the state's fields and interned action objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable
 
 from .actions import DRAWS, PASSES, PLAYS, Action, Draw, End, Pass, Play
 from .deal import Seed
 from .errors import IllegalAction
 from .rules import Rules
-from .state import DRAW, PASS, PLAY, State, blocked_winner, finish_round, make_state, new_game, next_round
-from .tiles import HIGHS, LOWS, NUMBER_MASKS, TILES, Tile
+from .state import DRAW, PASS, PLAY, LogNode, State, blocked_winner, finish_round
+from .tiles import HIGHS, LOWS, NUMBER_MASKS, TILES
 
-__all__ = ["apply_action", "legal_actions", "play_tile", "replay"]
+__all__ = ["apply_action", "legal_actions"]
+
+
+def _no_seat(hands: tuple[int, ...], hand: int) -> tuple[int, ...]:
+    raise AssertionError("no such seat")
+
 
 _RIGHT = End.RIGHT
+_BITS = tuple(1 << i for i in range(28))
+_new_object = object.__new__
 # NEED[left * 7 + right]: the tiles that fit one end or the other
 _NEED = tuple(NUMBER_MASKS[left] | NUMBER_MASKS[right] for left in range(7) for right in range(7))
+Hands = tuple[int, ...]
+# _WITH_HAND[players * 4 + seat](hands, hand): the hands with that seat's hand replaced
+_WITH_HAND: tuple[Callable[[Hands, int], Hands], ...] = (
+    *([_no_seat] * 8),
+    lambda h, x: (x, h[1]),
+    lambda h, x: (h[0], x),
+    _no_seat,
+    _no_seat,
+    lambda h, x: (x, h[1], h[2]),
+    lambda h, x: (h[0], x, h[2]),
+    lambda h, x: (h[0], h[1], x),
+    _no_seat,
+    lambda h, x: (x, h[1], h[2], h[3]),
+    lambda h, x: (h[0], x, h[2], h[3]),
+    lambda h, x: (h[0], h[1], x, h[3]),
+    lambda h, x: (h[0], h[1], h[2], x),
+)
 _LEGAL_CACHE: dict[int, tuple[Action, ...]] = {}
 _CACHE_LIMIT = 500_000
 
@@ -31,24 +55,26 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     both ends is offered on both); else Draw when the boneyard has tiles (draw
     game); else Pass. Empty when the round or game is over.
     """
-    seat = state.to_move
+    data = state._d
+    seat = data[10]
     if seat is None:
         return ()
-    hand = state.hand_bits[seat]
-    left = state.left_end
+    hand = data[3][seat]
+    left = data[6]
+    right = data[7]
     if left < 0:
         key = hand << 9 | 7 << 5 | seat  # opening: any tile, on the left (left code 7)
+        bits = hand
     else:
-        right = state.right_end
-        fit = hand & _NEED[left * 7 + right]
-        if not fit:
-            if state.rules.draw and state.drawn < len(state.pile):
+        bits = hand & _NEED[left * 7 + right]
+        if not bits:
+            if data[0].draw and data[5] < len(data[4]):
                 return (DRAWS[seat],)
             return (PASSES[seat],)
-        key = fit << 9 | left << 5 | right << 2 | seat
+        key = bits << 9 | left << 5 | right << 2 | seat
     cached = _LEGAL_CACHE.get(key)
     if cached is None:
-        cached = _compute_plays(seat, hand if left < 0 else fit, left, state.right_end)
+        cached = _compute_plays(seat, bits, left, right)
         if len(_LEGAL_CACHE) >= _CACHE_LIMIT:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[key] = cached
@@ -81,36 +107,31 @@ def apply_action(state: State, action: Action) -> State:
     a draw or pass while a tile fits, a draw from an empty boneyard or in the
     block game, a pass while the boneyard has tiles.
     """
-    seat = state.to_move
+    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, seat, opener, scores,
+     _result, _round_over, game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
     if seat is None:
-        if state.game_over:
+        if game_over:
             raise IllegalAction("the game is over", code="game_over")
         raise IllegalAction("the round is over", code="round_over")
     cls = action.__class__
-    if cls is Play:
-        if action.seat != seat:
-            raise IllegalAction(f"it is seat {seat}'s turn, not seat {action.seat}'s", code="not_your_turn")
-        tile = action.tile  # type: ignore[union-attr]
-        return play_tile(state, seat, tile.index, action.end is _RIGHT)  # type: ignore[union-attr]
-    if cls is Draw or cls is Pass:
+    if cls is not Play:
+        if cls is not Draw and cls is not Pass:
+            raise IllegalAction(f"not an action: {action!r}")
         if action.seat != seat:
             raise IllegalAction(f"it is seat {seat}'s turn, not seat {action.seat}'s", code="not_your_turn")
         if cls is Draw:
             return _draw(state, seat)
         return _pass(state, seat)
-    raise IllegalAction(f"not an action: {action!r}")
-
-
-def play_tile(state: State, seat: int, index: int, on_right: bool) -> State:
-    """Lay tile ``index`` from ``seat``'s hand (engine internal; checks the rules)."""
-    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, _to_move, opener, scores,
-     _result, _round_over, _game_over, _winner, _reason, _resigned) = state  # fmt: skip
-    bit = 1 << index
+    if action.seat != seat:
+        raise IllegalAction(f"it is seat {seat}'s turn, not seat {action.seat}'s", code="not_your_turn")
+    index = action.tile.index  # type: ignore[union-attr]
+    bit = _BITS[index]
     hand = hands[seat]
     if not hand & bit:
         raise IllegalAction(f"{TILES[index]} is not in seat {seat}'s hand")
     low = LOWS[index]
     high = HIGHS[index]
+    on_right = action.end is _RIGHT  # type: ignore[union-attr]
     if left < 0:
         if on_right:
             raise IllegalAction('the first tile of a round is laid on the "left" end')
@@ -132,40 +153,47 @@ def play_tile(state: State, seat: int, index: int, on_right: bool) -> State:
         else:
             raise IllegalAction(f"{TILES[index]} does not match the left end ({left})")
     hand ^= bit
-    new_hands = list(hands)
-    new_hands[seat] = hand
-    hand_tuple = tuple(new_hands)
+    hands = _WITH_HAND[len(hands) * 4 + seat](hands, hand)
     table |= bit
     log = (seat, PLAY, index, 1 if on_right else 0, left, right, log)
-    after = make_state(
-        rules, seed, round_no, hand_tuple, pile, drawn, new_left, new_right, table, log,
-        None, opener, scores, None, False, False, None, None, None,
-    )  # fmt: skip
-    if not hand:
-        return finish_round(after, seat, False)  # domino!
+    if not hand:  # domino!
+        return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log,
+                                   opener, scores), seat, False)  # fmt: skip
     if new_left == new_right and rules.closed_board:
         mask = NUMBER_MASKS[new_left]
         if table & mask == mask:
-            return finish_round(after, blocked_winner(rules, hand_tuple, opener), True)
-    if not rules.draw or drawn == len(pile):
+            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table,
+                                       log, opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
+    if drawn == len(pile) or not rules.draw:
         need = _NEED[new_left * 7 + new_right]
-        for bits in hand_tuple:
+        for bits in hands:
             if bits & need:
                 break
         else:
-            return finish_round(after, blocked_winner(rules, hand_tuple, opener), True)
+            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table,
+                                       log, opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
     seat += 1
     if seat == rules.players:
         seat = 0
-    return make_state(
-        rules, seed, round_no, hand_tuple, pile, drawn, new_left, new_right, table, log,
-        seat, opener, scores, None, False, False, None, None, None,
-    )  # fmt: skip
+    state = _new_object(State)
+    state._d = (rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log,
+         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
+    return state
+
+
+def _ended(
+    rules: Rules, seed: Seed, round_no: int, hands: tuple[int, ...], pile: tuple[int, ...], drawn: int,
+    left: int, right: int, table: int, log: LogNode, opener: int, scores: tuple[int, ...],
+) -> State:  # fmt: skip
+    state = _new_object(State)
+    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
+         None, opener, scores, None, True, False, None, None, None)  # fmt: skip
+    return state
 
 
 def _draw(state: State, seat: int) -> State:
     (rules, seed, round_no, hands, pile, drawn, left, right, table, log, _to_move, opener, scores,
-     _result, _round_over, _game_over, _winner, _reason, _resigned) = state  # fmt: skip
+     _result, _round_over, _game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
     if not rules.draw:
         raise IllegalAction("there is no drawing in the block game")
     if drawn >= len(pile):
@@ -178,25 +206,24 @@ def _draw(state: State, seat: int) -> State:
         raise IllegalAction("a tile of the hand fits: it must be played, no drawing")
     index = pile[drawn]
     drawn += 1
-    new_hands = list(hands)
-    new_hands[seat] = hand | 1 << index
-    hand_tuple = tuple(new_hands)
+    hands = _WITH_HAND[len(hands) * 4 + seat](hands, hand | _BITS[index])
     log = (seat, DRAW, index, -1, left, right, log)
-    after = make_state(
-        rules, seed, round_no, hand_tuple, pile, drawn, left, right, table, log,
-        seat, opener, scores, None, False, False, None, None, None,
-    )  # fmt: skip
     if drawn == len(pile):
-        for bits in hand_tuple:
+        for bits in hands:
             if bits & need:
-                return after
-        return finish_round(after, blocked_winner(rules, hand_tuple, opener), True)
-    return after
+                break
+        else:
+            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, left, right, table, log,
+                                       opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
+    state = _new_object(State)
+    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
+         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
+    return state
 
 
 def _pass(state: State, seat: int) -> State:
     (rules, seed, round_no, hands, pile, drawn, left, right, table, log, _to_move, opener, scores,
-     _result, _round_over, _game_over, _winner, _reason, _resigned) = state  # fmt: skip
+     _result, _round_over, _game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
     if left < 0:
         raise IllegalAction("the opener must lay a tile: no passing")
     if hands[seat] & _NEED[left * 7 + right]:
@@ -208,32 +235,7 @@ def _pass(state: State, seat: int) -> State:
     if seat == rules.players:
         seat = 0
     # a pass changes no hand, end or boneyard: the round cannot become blocked here
-    return make_state(
-        rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-        seat, opener, scores, None, False, False, None, None, None,
-    )  # fmt: skip
-
-
-def replay(
-    rules: Rules,
-    seed: Seed,
-    actions: Iterable[Action],
-    *,
-    hands: Sequence[Sequence[Tile]] | None = None,
-    boneyard: Sequence[Tile] | None = None,
-) -> State:
-    """Replay a game from ``new_game`` through ``actions``.
-
-    When a round is over (and the game is not) and another action follows,
-    ``next_round`` is applied first. Raises IllegalAction on the first bad
-    action, with its position in ``index``.
-    """
-    state = new_game(rules, seed, hands=hands, boneyard=boneyard)
-    for position, action in enumerate(actions):
-        if state.round_over and not state.game_over:
-            state = next_round(state)
-        try:
-            state = apply_action(state, action)
-        except IllegalAction as error:
-            raise IllegalAction(error.reason, code=error.code, index=position) from None
+    state = _new_object(State)
+    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
+         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
     return state

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any
 
 from .actions import End
-from .deal import Seed, check_seed, deal_hands, shuffled_order
+from .deal import Seed
 from .errors import IllegalAction
 from .records import HistoryEntry, RoundResult
 from .rules import Rules
-from .tiles import ALL_TILES_MASK, DOUBLES_MASK, HIGHS, LOWS, PIPS, TILES, Tile, tiles_of
+from .tiles import ALL_TILES_MASK, HIGHS, LOWS, PIPS, TILES, Tile, tiles_of
 
-__all__ = ["State", "agree_draw", "new_game", "next_round", "resign"]
+__all__ = ["State", "agree_draw", "resign"]
 
 # A log node: (seat, kind, tile index or -1, end 0/1 or -1, left before, right before, older node)
 LogNode = tuple[int, int, int, int, int, int, "LogNode | None"]
@@ -27,45 +27,177 @@ PLAY, DRAW, PASS = 0, 1, 2
 _ENDS = (End.LEFT, End.RIGHT)
 
 
-class _Fields(NamedTuple):
-    rules: Rules
-    seed: Seed
-    round: int
-    hand_bits: tuple[int, ...]
-    pile: tuple[int, ...]
-    drawn: int
-    left_end: int
-    right_end: int
-    table_bits: int
-    log: LogNode | None
-    to_move: int | None
-    opener: int
-    scores: tuple[int, ...]
-    round_result: RoundResult | None
-    round_over: bool
-    game_over: bool
-    winner: int | None
-    end_reason: str | None
-    resigned: int | None
+StateData = tuple[
+    Rules,  # 0 rules
+    Seed,  # 1 seed
+    int,  # 2 round
+    tuple[int, ...],  # 3 hand_bits
+    tuple[int, ...],  # 4 pile
+    int,  # 5 drawn
+    int,  # 6 left_end
+    int,  # 7 right_end
+    int,  # 8 table_bits
+    LogNode | None,  # 9 log
+    int | None,  # 10 to_move
+    int,  # 11 opener
+    tuple[int, ...],  # 12 scores
+    RoundResult | None,  # 13 round_result
+    bool,  # 14 round_over
+    bool,  # 15 game_over
+    int | None,  # 16 winner
+    str | None,  # 17 end_reason
+    int | None,  # 18 resigned
+]
+
+FIELDS: tuple[str, ...] = (
+    "rules",
+    "seed",
+    "round",
+    "hand_bits",
+    "pile",
+    "drawn",
+    "left_end",
+    "right_end",
+    "table_bits",
+    "log",
+    "to_move",
+    "opener",
+    "scores",
+    "round_result",
+    "round_over",
+    "game_over",
+    "winner",
+    "end_reason",
+    "resigned",
+)
 
 
-class State(_Fields):
-    """A game at one moment (immutable; a move returns a new State).
+class State:
+    """A game at one moment. Immutable: a move returns a new State.
 
-    Public fields: ``rules``, ``seed`` (server side only), ``round`` (1-based),
-    ``to_move`` (None when the round or game is over), ``opener`` (the seat that
-    opened this round), ``scores`` (by seat, or by team with pairs),
-    ``round_result``, ``round_over``, ``game_over``, ``winner`` (the game's
-    winner: seat, or team with pairs; None while playing or for a draw),
-    ``end_reason`` ("target", "single_round", "agreed_draw", "resigned" or None)
-    and ``resigned`` (the seat that resigned, else None).
-
-    Engine internals (bit sets, the undealt pile, the move log) are fields too
-    (``hand_bits``, ``pile``, ``drawn``, ``left_end``, ``right_end``,
-    ``table_bits``, ``log``); read the properties instead.
+    Every field is a read-only property (see ``FIELDS``); the engine keeps them
+    in one plain tuple, ``_d``, which it unpacks in one step on the hot path.
+    States compare equal when all their fields are equal.
     """
 
-    __slots__ = ()
+    __slots__ = ("_d",)
+    _d: StateData
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, State):
+            return self._d == other._d
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._d)
+
+    def __repr__(self) -> str:
+        return f"State(round={self.round}, to_move={self.to_move}, ends={self.ends}, scores={self.scores})"
+
+    def __reduce__(self) -> tuple[object, tuple[StateData]]:
+        return (_from_data, (self._d,))
+
+    def _replace(self, **changes: object) -> State:
+        """A copy with some fields changed (engine internal)."""
+        values: list[Any] = list(self._d)
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return make_state(*values)
+
+    @property
+    def rules(self) -> Rules:
+        """The game's Rules."""
+        return self._d[0]
+
+    @property
+    def seed(self) -> Seed:
+        """The game's seed (server side only)."""
+        return self._d[1]
+
+    @property
+    def round(self) -> int:
+        """The round number, 1-based."""
+        return self._d[2]
+
+    @property
+    def hand_bits(self) -> tuple[int, ...]:
+        """Each seat's hand as a 28-bit set (engine internal; see ``hands``)."""
+        return self._d[3]
+
+    @property
+    def pile(self) -> tuple[int, ...]:
+        """The round's undealt tiles in drawing order, as indices (engine internal)."""
+        return self._d[4]
+
+    @property
+    def drawn(self) -> int:
+        """How many tiles of ``pile`` have been drawn (engine internal)."""
+        return self._d[5]
+
+    @property
+    def left_end(self) -> int:
+        """The number on the left end, -1 before the first tile (see ``ends``)."""
+        return self._d[6]
+
+    @property
+    def right_end(self) -> int:
+        """The number on the right end, -1 before the first tile (see ``ends``)."""
+        return self._d[7]
+
+    @property
+    def table_bits(self) -> int:
+        """The tiles on the line as a 28-bit set (engine internal)."""
+        return self._d[8]
+
+    @property
+    def log(self) -> LogNode | None:
+        """This round's actions, newest first, as linked tuples (see ``history``)."""
+        return self._d[9]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act; None when the round or the game is over."""
+        return self._d[10]
+
+    @property
+    def opener(self) -> int:
+        """The seat that opened this round."""
+        return self._d[11]
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Game scores by seat, or by pair (two entries) with teams."""
+        return self._d[12]
+
+    @property
+    def round_result(self) -> RoundResult | None:
+        """How the round ended (None while it is on)."""
+        return self._d[13]
+
+    @property
+    def round_over(self) -> bool:
+        """True once the round has ended (also after an agreed draw or a resignation)."""
+        return self._d[14]
+
+    @property
+    def game_over(self) -> bool:
+        """True once the game has ended."""
+        return self._d[15]
+
+    @property
+    def winner(self) -> int | None:
+        """The game's winner: a seat, or a pair with teams; None while playing or for a draw."""
+        return self._d[16]
+
+    @property
+    def end_reason(self) -> str | None:
+        """Why the game ended: "target", "single_round", "agreed_draw", "resigned", or None."""
+        return self._d[17]
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned, else None."""
+        return self._d[18]
 
     @property
     def players(self) -> int:
@@ -132,12 +264,21 @@ class State(_Fields):
         return seat % 2 if self.rules.teams else None
 
 
-_new_state = tuple.__new__
+_FIELD_INDEX = {name: index for index, name in enumerate(FIELDS)}
+_new_object = object.__new__
 
 
-def make_state(*fields: object) -> State:
+def _from_data(data: StateData) -> State:
+    state = _new_object(State)
+    state._d = data
+    return state
+
+
+def make_state(*fields: Any) -> State:
     """Build a State from its 19 fields in order (no checks: engine internal)."""
-    return _new_state(State, fields)
+    if len(fields) != len(FIELDS):
+        raise TypeError(f"a State has {len(FIELDS)} fields, got {len(fields)}")
+    return _from_data(fields)
 
 
 def log_nodes(log: LogNode | None) -> list[LogNode]:
@@ -183,147 +324,20 @@ def history_for(log: LogNode | None, seat: int | None) -> tuple[HistoryEntry, ..
     return tuple(_entry(node, node[1] != DRAW or node[0] == seat) for node in log_nodes(log))
 
 
-# -- dealing and opening -----------------------------------------------------
-
-
-def new_game(
-    rules: Rules,
-    seed: Seed = 0,
-    *,
-    hands: Sequence[Sequence[Tile]] | None = None,
-    boneyard: Sequence[Tile] | None = None,
-) -> State:
-    """Start a game: deal round 1 from ``seed`` (or use the explicit ``hands``).
-
-    With ``hands`` (by seat), ``boneyard`` is the drawing order (``boneyard[0]``
-    is drawn first); without it the remaining tiles form the boneyard in the
-    seed's order. Tiles in neither are out of play. Later rounds are dealt from
-    the seed. The first round's opening is played automatically: the highest
-    double, else the heaviest tile (the higher number breaks equal weights).
-    """
-    check_seed(seed)
-    if not isinstance(rules, Rules):
-        raise TypeError("rules must be a Rules")
-    if hands is None:
-        if boneyard is not None:
-            raise ValueError("an explicit boneyard needs explicit hands")
-        hand_bits, pile = deal_hands(rules, seed, 1)
-    else:
-        hand_bits, pile = _explicit_deal(rules, seed, hands, boneyard)
-    state = _start_round(rules, seed, 1, hand_bits, pile, 0, (0,) * rules.sides)
-    return _open_automatically(state)
-
-
-def _explicit_deal(
-    rules: Rules, seed: Seed, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile] | None
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    if len(hands) != rules.players:
-        raise ValueError(f"{rules.players} hands expected, got {len(hands)}")
-    seen = 0
-    hand_bits = []
-    for seat, hand in enumerate(hands):
-        if not hand:
-            raise ValueError(f"seat {seat}'s hand is empty")
-        bits = 0
-        for tile in hand:
-            if not isinstance(tile, Tile):
-                raise TypeError(f"hands hold Tile objects, got {tile!r}")
-            bit = 1 << tile.index
-            if seen & bit:
-                raise ValueError(f"{tile} is dealt twice")
-            seen |= bit
-            bits |= bit
-        hand_bits.append(bits)
-    if boneyard is None:
-        pile = tuple(i for i in shuffled_order(seed, 1, 0) if not seen >> i & 1)
-    else:
-        pile_list = []
-        for tile in boneyard:
-            if not isinstance(tile, Tile):
-                raise TypeError(f"the boneyard holds Tile objects, got {tile!r}")
-            bit = 1 << tile.index
-            if seen & bit:
-                raise ValueError(f"{tile} is dealt twice")
-            seen |= bit
-            pile_list.append(tile.index)
-        pile = tuple(pile_list)
-    return tuple(hand_bits), pile
-
-
-def _start_round(
-    rules: Rules,
-    seed: Seed,
-    round_no: int,
-    hand_bits: tuple[int, ...],
-    pile: tuple[int, ...],
-    opener: int,
-    scores: tuple[int, ...],
-) -> State:
-    return make_state(
-        rules, seed, round_no, hand_bits, pile, 0, -1, -1, 0, None, opener, opener, scores,
-        None, False, False, None, None, None,
-    )  # fmt: skip
-
-
-def opening_tile(hand_bits: Sequence[int]) -> tuple[int, int]:
-    """(seat, tile index) of the first round's automatic opening."""
-    dealt = 0
-    for bits in hand_bits:
-        dealt |= bits
-    doubles = dealt & DOUBLES_MASK
-    if doubles:
-        index = doubles.bit_length() - 1  # doubles are in increasing order of index
-    else:
-        index = max(
-            (i for i in range(28) if dealt >> i & 1),
-            key=lambda i: (PIPS[i], HIGHS[i]),
-        )
-    for seat, bits in enumerate(hand_bits):
-        if bits >> index & 1:
-            return seat, index
-    raise AssertionError("the opening tile is in a hand")
-
-
-def _open_automatically(state: State) -> State:
-    from .moves import play_tile  # moves imports this module
-
-    seat, index = opening_tile(state.hand_bits)
-    start = state._replace(opener=seat, to_move=seat)
-    return play_tile(start, seat, index, False)
-
-
-def next_round(state: State) -> State:
-    """Deal the next round from the game's seed (after a round, before the game ends).
-
-    The opener is the seat after the previous opener ("next"), or the previous
-    round's winner ("winner"; the seat after the previous opener when nobody
-    won). The opener lays any tile of their choice on the left.
-    """
-    if not state.round_over:
-        raise IllegalAction("the round is not over yet", code="illegal")
-    if state.game_over:
-        raise IllegalAction("the game is over", code="game_over")
-    rules = state.rules
-    result = state.round_result
-    if rules.next_opener == "winner" and result is not None and result.winner is not None:
-        opener = result.winner
-    else:
-        opener = (state.opener + 1) % rules.players
-    round_no = state.round + 1
-    hand_bits, pile = deal_hands(rules, state.seed, round_no)
-    return _start_round(rules, state.seed, round_no, hand_bits, pile, opener, state.scores)
-
-
 # -- ending rounds and games --------------------------------------------------
 
 
+# Pips of a bit set by four lookups of 7 bits each.
+_PIP_CHUNKS = tuple(
+    tuple(sum(PIPS[chunk * 7 + k] for k in range(7) if value >> k & 1) for value in range(128))
+    for chunk in range(4)
+)
+_P0, _P1, _P2, _P3 = _PIP_CHUNKS
+
+
 def hand_pips(bits: int) -> int:
-    total = 0
-    while bits:
-        low_bit = bits & -bits
-        total += PIPS[low_bit.bit_length() - 1]
-        bits ^= low_bit
-    return total
+    """Total pips of a bit set of tiles."""
+    return _P0[bits & 127] + _P1[bits >> 7 & 127] + _P2[bits >> 14 & 127] + _P3[bits >> 21]
 
 
 def blocked_winner(rules: Rules, hand_bits: Sequence[int], opener: int) -> int | None:
@@ -369,15 +383,13 @@ def finish_round(state: State, winner: int | None, blocked: bool) -> State:
             game_over = True
             game_winner = side
     reason = ("single_round" if rules.target == 0 else "target") if game_over else None
-    return state._replace(
-        to_move=None,
-        scores=scores,
-        round_result=RoundResult(winner, team, points, blocked),
-        round_over=True,
-        game_over=game_over,
-        winner=game_winner,
-        end_reason=reason,
-    )
+    return _from_data(
+        (
+            rules, state.seed, state.round, state.hand_bits, state.pile, state.drawn, state.left_end,
+            state.right_end, state.table_bits, state.log, None, state.opener, scores,
+            RoundResult(winner, team, points, blocked), True, game_over, game_winner, reason, None,
+        ),
+    )  # fmt: skip
 
 
 def agree_draw(state: State) -> State:
