@@ -143,14 +143,15 @@ def number_list(numbers: tuple[int, ...]) -> str:
     """ "2, 3 or 4" in the active language."""
     words = [number_format(n) for n in numbers]
     if len(words) == 1:
-        return words[0]
+        return str(words[0])
     return str(format_lazy(_("{list} or {last}"), list=", ".join(words[:-1]), last=words[-1]))
 
 
 def target_label(target: int) -> str:
     if target == 0:
         return str(_("a single round"))
-    return ngettext("first to %(n)s point", "first to %(n)s points", target) % {"n": number_format(target)}
+    text: str = ngettext("first to %(n)s point", "first to %(n)s points", target)
+    return text % {"n": number_format(target)}
 
 
 def targets_label(targets: tuple[int, ...], default: int) -> str:
@@ -197,7 +198,8 @@ def deal_sizes_label(deals: tuple[Deal, ...]) -> str:
             by_size.setdefault(deal.hand, []).append(deal.players)
     if len(by_size) == 1:
         (size,) = by_size
-        return ngettext("%(n)s tile each", "%(n)s tiles each", size) % {"n": size}
+        each: str = ngettext("%(n)s tile each", "%(n)s tiles each", size)
+        return each % {"n": size}
     parts = []
     for size, players in by_size.items():
         parts.append(
@@ -209,7 +211,8 @@ def deal_sizes_label(deals: tuple[Deal, ...]) -> str:
             % {"n": size, "players": number_list(tuple(players))}
         )
     # Translators: separates the parts of "7 tiles each at 2 players; 5 tiles each at 3 or 4 players".
-    return pgettext("list of deals", "; ").join(parts)
+    separator: str = pgettext("list of deals", "; ")
+    return separator.join(parts)
 
 
 def _fact(preset: str, key: str, name: Promise, value: object, label: Any, anchor: str) -> Fact:

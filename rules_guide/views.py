@@ -86,7 +86,7 @@ def guide_body(language: str) -> str:
     """The guide's content in one language. It depends only on the code (engine,
     presets, modes, catalogues), so each process renders it once per language."""
     with translation.override(language):
-        return render_to_string("rules_guide/_body.html", guide_context())
+        return str(render_to_string("rules_guide/_body.html", guide_context()))
 
 
 @gzip_page
