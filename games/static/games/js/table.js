@@ -163,7 +163,10 @@ function onHandClick(event) {
   }
   app.selected = app.selected === key ? null : key;
   render();
-  if (app.selected) announce(gettext("It fits both ends: choose the left or the right end."));
+  if (!app.selected) return;
+  announce(gettext("It fits both ends: choose the left or the right end."));
+  // From the keyboard (no pointer position), go on to the ends.
+  if (event.detail === 0) els.line.querySelector("[data-end]")?.focus();
 }
 
 function onLineClick(event) {
@@ -237,6 +240,9 @@ els.roundOver.querySelector('[data-action="next_round"]').addEventListener("clic
     app.nextRoundSent = true;
     render();
   }
+});
+els.resign.addEventListener("click", () => {
+  if (window.confirm(gettext("Resign this game? It ends now and counts as lost."))) send({ type: "resign", seq: app.seq });
 });
 els.gameOver.querySelector('[data-action="toggle-panel"]').addEventListener("click", () => {
   app.panelCollapsed = !app.panelCollapsed;

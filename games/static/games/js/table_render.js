@@ -168,7 +168,13 @@ export function renderHand(view) {
     if (app.freshDraw === key) button.classList.add("tile--fresh");
     return button;
   });
+  // Keep the keyboard focus on the same tile across redraws.
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand [data-tile]");
   els.hand.replaceChildren(...buttons);
+  if (focused) {
+    const again = els.hand.querySelector(`[data-tile="${focused.dataset.tile}"]`) || els.hand.querySelector("[data-tile]");
+    if (again) again.focus({ preventScroll: true });
+  }
   els.hand.classList.toggle("hand--waiting", !mine);
   let hint = "";
   if (mine && app.selected) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
@@ -178,6 +184,7 @@ export function renderHand(view) {
   els.hint.textContent = hint;
   els.draw.hidden = !app.legal.some((action) => action.type === "draw");
   els.pass.hidden = !app.legal.some((action) => action.type === "pass");
+  els.resign.hidden = view.game_over;
   els.draw.disabled = app.pending;
   els.pass.disabled = app.pending;
 }
@@ -255,7 +262,14 @@ export function renderPanels(view) {
     const winner = frame ? frame.winner : view.winner;
     const round = app.roundFrame || {};
     const result = round.result || view.round_result;
-    $("game-over-result").textContent = [result ? roundResultText(result) : "", gameResultText(winner)].join(" ").trim();
+    const resigned = frame ? frame.resigned : view.resigned;
+    const reason = frame ? frame.reason : view.end_reason;
+    const parts = [gameResultText(winner)];
+    if (resigned !== null && resigned !== undefined) {
+      parts.unshift(isMe(resigned) ? gettext("You resigned.") : format(gettext("%(name)s resigned."), { name: nameOf(resigned) }));
+    } else if (reason === "agreed_draw") parts.unshift(gettext("The players agreed to a draw."));
+    else if (result) parts.unshift(roundResultText(result));
+    $("game-over-result").textContent = parts.join(" ");
     $("game-over-hands").replaceChildren(...handsBlock(round.hands));
     $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
     els.gameOver.classList.toggle("panel--collapsed", app.panelCollapsed);

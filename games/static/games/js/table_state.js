@@ -10,6 +10,7 @@ export const els = {
   players: $("players"), board: $("board"), line: $("line"), empty: $("board-empty"), ends: $("ends-label"),
   me: $("me"), mePlayer: $("me-player"), hand: $("hand"), hint: $("hand-hint"),
   draw: document.querySelector('[data-action="draw"]'), pass: document.querySelector('[data-action="pass"]'),
+  resign: document.querySelector('[data-action="resign"]'),
   roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
