@@ -1,0 +1,273 @@
+"""Check a finished game anyone downloaded: ``python -m games.engine.verify replay.json``.
+
+Plain Python (standard library and this engine only). The site publishes a
+game's ``replay.json`` once the game is over (docs/fair-play.md)::
+
+    {
+      "format": 1,
+      "rules": {...},                 # Rules.to_dict()
+      "commitment": "<hex>",          # published before the first deal
+      "seed": "<the dealing seed>",
+      "server_seed": "...", "salt": "...",   # only when a member salted the deal
+      "actions": [{"type": "play", "seat": 0, "tile": [6, 4], "end": "left"},
+                  {"type": "draw", "seat": 1, "tile": [2, 3]},
+                  {"type": "pass", "seat": 1}, {"type": "next_round"},
+                  {"type": "resign", "seat": 1}, {"type": "agree_draw"}, ...],
+      "final_scores": [...], "winner": ..., "end_reason": "..."
+    }
+
+The check, in order: the commitment is ``SHA-256`` of the seed (of the server
+seed when salted, the dealing seed then being ``salted_seed(server_seed,
+salt)``); the deals come from the seed; every action is legal in turn (a drawn
+tile, when given, is the one the boneyard held); the game is over after the
+last action, with the published scores (and winner and reason, when given).
+With ``--computer`` it also recomputes every computer move marked
+``"computer": {"level": ..., "budget_ms": ...}`` from its seat's view alone
+(needs ``games.ai``, plain Python too). It prints the final scores, or the
+first disagreement; the exit status is 0 when everything agrees, 1 at a
+disagreement, 2 for a file it cannot read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Draw, action_from_json, action_to_json
+from .deal import Seed, commit_seed
+from .errors import IllegalAction
+from .game import new_game, next_round
+from .moves import apply_action
+from .rules import Rules
+from .state import State, agree_draw, resign
+from .views import PlayerView, view_for
+
+__all__ = [
+    "FORMAT",
+    "Disagreement",
+    "Report",
+    "computer_seed",
+    "main",
+    "salted_seed",
+    "verify_replay",
+]
+
+FORMAT = 1
+PLAY_TYPES = ("play", "draw", "pass")
+
+
+def salted_seed(server_seed: str, salt: str) -> str:
+    """The dealing seed of a salted game: hex SHA-256 of ``server_seed + ":" + salt``.
+
+    The server commits to ``server_seed`` before the member chooses ``salt``,
+    so neither of them chooses the deal alone.
+    """
+    return hashlib.sha256(f"{server_seed}:{salt}".encode()).hexdigest()
+
+
+def computer_seed(seed: Seed, seq: int) -> int:
+    """The seed of the computer's decision taken after event ``seq`` of a game
+    dealt from ``seed``: the first 8 bytes of SHA-256 of
+    ``"dominoes-ai:{seed}:{seq}"``, big-endian. The server derives it the same way,
+    so the seed published at the end lets anyone recompute each computer move.
+    """
+    digest = hashlib.sha256(f"dominoes-ai:{seed}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Disagreement(Exception):
+    """The file and the engine disagree; ``index`` is the action's position (1-based) or None."""
+
+    def __init__(self, message: str, *, index: int | None = None) -> None:
+        super().__init__(message if index is None else f"action {index}: {message}")
+        self.index = index
+
+
+@dataclass
+class Report:
+    """What a successful check found."""
+
+    seed: Seed
+    salted: bool
+    state: State
+    actions: int
+    computer_checked: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def _describe(frame: Mapping[str, Any]) -> str:
+    kind = frame.get("type")
+    seat = frame.get("seat")
+    who = "" if seat is None else f"seat {seat} "
+    if kind == "play":
+        return f"{who}plays {frame.get('tile')} on the {frame.get('end')}"
+    if kind == "draw":
+        return f"{who}draws"
+    if kind == "pass":
+        return f"{who}passes"
+    return f"{who}{kind}"
+
+
+def _check_seed(data: Mapping[str, Any]) -> tuple[Seed, bool]:
+    commitment = data.get("commitment")
+    if not isinstance(commitment, str):
+        raise Disagreement("no commitment in the file")
+    salt = data.get("salt")
+    if salt:
+        server_seed = data.get("server_seed")
+        if not isinstance(server_seed, str) or not isinstance(salt, str):
+            raise Disagreement("a salted game needs its server_seed and salt (strings)")
+        if commit_seed(server_seed) != commitment:
+            raise Disagreement(
+                f"the server seed does not match the commitment: SHA-256 gives {commit_seed(server_seed)}"
+            )
+        derived = salted_seed(server_seed, salt)
+        given = data.get("seed")
+        if given is not None and str(given) != derived:
+            raise Disagreement(f"the seed is not SHA-256(server_seed:salt) = {derived}")
+        return derived, True
+    seed = data.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise Disagreement("no seed in the file")
+    if commit_seed(seed) != commitment:
+        raise Disagreement(f"the seed does not match the commitment: SHA-256 gives {commit_seed(seed)}")
+    return seed, False
+
+
+def _apply(state: State, frame: Mapping[str, Any], index: int) -> State:
+    kind = frame.get("type")
+    try:
+        if kind in PLAY_TYPES:
+            action = action_from_json(frame)
+            if state.round_over and not state.game_over:
+                state = next_round(state)  # files may leave the deals implicit
+            if isinstance(action, Draw) and frame.get("tile") is not None:
+                drawn = state.boneyard[0].to_list() if state.boneyard else None
+                if list(frame["tile"]) != drawn:
+                    raise Disagreement(f"seat {action.seat} drew {drawn}, not {frame['tile']}", index=index)
+            return apply_action(state, action)
+        if kind == "next_round":
+            return next_round(state)
+        if kind == "resign":
+            seat = frame.get("seat")
+            if isinstance(seat, bool) or not isinstance(seat, int):
+                raise Disagreement("a resignation needs a seat", index=index)
+            return resign(state, seat)
+        if kind == "agree_draw":
+            return agree_draw(state)
+    except IllegalAction as error:
+        raise Disagreement(f"{_describe(frame)} is not legal here: {error.reason}", index=index) from None
+    except ValueError as error:
+        raise Disagreement(f"malformed action {dict(frame)!r}: {error}", index=index) from None
+    raise Disagreement(f"unknown action type {kind!r}", index=index)
+
+
+def _check_computer(state: State, frame: Mapping[str, Any], seed: Seed, index: int) -> bool:
+    """Recompute a computer move from its seat's view alone; True if one was checked."""
+    info = frame.get("computer")
+    if not isinstance(info, Mapping) or frame.get("type") not in PLAY_TYPES:
+        return False
+    seq = frame.get("seq")
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise Disagreement("a computer move needs its event number (seq)", index=index)
+    action = action_from_json(frame)
+    if state.round_over and not state.game_over:
+        state = next_round(state)
+    # Only the seat's view, through JSON: nothing else reaches the computer.
+    view = PlayerView.from_dict(json.loads(json.dumps(view_for(state, action.seat).to_dict())))
+    ai = importlib.import_module("games.ai")
+    chosen = ai.choose_action(
+        view, info.get("level"), seed=computer_seed(seed, seq - 1), budget_ms=info.get("budget_ms")
+    )
+    if chosen != action:
+        raise Disagreement(
+            f"the computer ({info.get('level')}) would play {action_to_json(chosen)} from its view, "
+            f"not {action_to_json(action)}",
+            index=index,
+        )
+    return True
+
+
+def verify_replay(data: Mapping[str, Any], *, computer: bool = False) -> Report:
+    """Check a replay file's content; raise ``Disagreement`` at the first problem."""
+    if not isinstance(data, Mapping):
+        raise Disagreement("a replay file is a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise Disagreement(f"unknown replay format {data.get('format')!r}")
+    try:
+        rules = Rules.from_dict(dict(data["rules"]))
+    except (KeyError, TypeError, ValueError) as error:
+        raise Disagreement(f"bad rules: {error}") from None
+    seed, salted = _check_seed(data)
+    actions = data.get("actions")
+    if not isinstance(actions, Sequence) or isinstance(actions, str):
+        raise Disagreement("no list of actions in the file")
+    state = new_game(rules, seed)
+    checked = 0
+    for index, frame in enumerate(actions, start=1):
+        if not isinstance(frame, Mapping):
+            raise Disagreement("an action is a JSON object", index=index)
+        if computer and _check_computer(state, frame, seed, index):
+            checked += 1
+        state = _apply(state, frame, index)
+    if not state.game_over:
+        raise Disagreement(f"the game is not over after the {len(actions)} actions")
+    expected = data.get("final_scores")
+    if expected is not None and list(expected) != list(state.scores):
+        raise Disagreement(f"the final scores are {list(state.scores)}, not {list(expected)}")
+    if "winner" in data and data["winner"] != state.winner:
+        raise Disagreement(f"the winner is {state.winner}, not {data['winner']}")
+    if data.get("end_reason") is not None and data["end_reason"] != state.end_reason:
+        raise Disagreement(f"the game ended by {state.end_reason}, not {data['end_reason']}")
+    return Report(seed, salted, state, len(actions), checked)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.verify",
+        description="Check a finished dominoes game: commitment, deals, every action, final scores.",
+    )
+    parser.add_argument(
+        "replay", help="the replay.json file downloaded from the site ('-' for standard input)"
+    )
+    parser.add_argument(
+        "--computer",
+        action="store_true",
+        help="also recompute every computer move from its seat's view alone",
+    )
+    args = parser.parse_args(argv)
+    try:
+        if args.replay == "-":
+            data = json.load(sys.stdin)
+        else:
+            with open(args.replay, encoding="utf-8") as handle:
+                data = json.load(handle)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {args.replay}: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = verify_replay(data, computer=args.computer)
+    except Disagreement as error:
+        print(f"MISMATCH: {error}")
+        return 1
+    state = report.state
+    if report.salted:
+        print(f"commitment OK: SHA-256(server seed) = {data['commitment']}")
+        print(f"seed OK: SHA-256(server seed:salt) = {report.seed}")
+    else:
+        print(f"commitment OK: SHA-256(seed) = {data['commitment']}")
+    print(f"replayed {report.actions} actions over {state.round} round(s): every one legal")
+    if args.computer:
+        print(f"computer moves recomputed from their seat's view: {report.computer_checked}, all the same")
+    print(f"final scores: {list(state.scores)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
