@@ -31,13 +31,15 @@ CONFIGS: list[tuple[str, Rules, int]] = [
 def play_rounds(rules: Rules, rounds: int, seed: int) -> int:
     """Play ``rounds`` random rounds; returns the number of actions applied."""
     rng = random.Random(seed)
-    choice = rng.choice
+    rand = rng.random  # uniform choice among the legal actions: legal[int(rand() * len(legal))]
     actions = 0
     for number in range(rounds):
         state = new_game(rules, seed=seed * 1_000_003 + number)
-        while state.to_move is not None:
+        legal = legal_actions(state)
+        while legal:  # empty once the round is over
+            count = len(legal)
+            state = apply_action(state, legal[0] if count == 1 else legal[int(rand() * count)])
             legal = legal_actions(state)
-            state = apply_action(state, legal[0] if len(legal) == 1 else choice(legal))
             actions += 1
     return actions
 
@@ -65,7 +67,9 @@ def measure(rules: Rules, seconds: float = 2.0, repeats: int = 3) -> tuple[float
 
 def main() -> int:
     play_rounds(CONFIGS[0][1], 2_000, 99)  # warm the caches
-    print(f"{'configuration':32} {'rounds/s':>9} {'actions/s':>10} {'wall r/s':>9}  target (rounds per CPU s)")
+    print(
+        f"{'configuration':32} {'rounds/s':>9} {'actions/s':>10} {'wall r/s':>9}  target (rounds per CPU s)"
+    )
     for name, rules, target in CONFIGS:
         rounds_per_s, actions_per_s, wall_per_s = measure(rules)
         mark = "ok" if rounds_per_s >= target else "below"

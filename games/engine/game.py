@@ -15,7 +15,7 @@ from .tiles import DOUBLES_MASK, HIGHS, PIPS, Tile
 __all__ = ["new_game", "next_round", "opening_tile", "replay"]
 
 _new_object = object.__new__
-_ZEROS = {sides: (0,) * sides for sides in range(2, 5)}
+_ZEROS = ((), (), (0, 0), (0, 0, 0), (0, 0, 0, 0))  # starting scores by number of sides
 
 
 def new_game(
@@ -43,7 +43,7 @@ def new_game(
     else:
         hand_bits, pile = _explicit_deal(rules, seed, hands, boneyard)
     seat, index = opening_tile(hand_bits)
-    start = _start_round(rules, seed, 1, hand_bits, pile, seat, _ZEROS[rules.sides])
+    start = _start_round(rules, seed, 1, hand_bits, pile, seat, _ZEROS[2 if rules.teams else rules.players])
     return apply_action(start, PLAYS[seat][index][0])
 
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .actions import DRAWS, PASSES, PLAYS, Action, Draw, End, Pass, Play
-from .deal import Seed
 from .errors import IllegalAction
-from .rules import Rules
-from .state import DRAW, PASS, PLAY, LogNode, State, blocked_winner, finish_round
+from .state import DRAW, PASS, PLAY, State, finish_round
 from .tiles import HIGHS, LOWS, NUMBER_MASKS, TILES
 
 __all__ = ["apply_action", "legal_actions"]
@@ -113,7 +111,7 @@ def apply_action(state: State, action: Action) -> State:
         if game_over:
             raise IllegalAction("the game is over", code="game_over")
         raise IllegalAction("the round is over", code="round_over")
-    cls = action.__class__
+    cls = type(action)
     if cls is not Play:
         if cls is not Draw and cls is not Pass:
             raise IllegalAction(f"not an action: {action!r}")
@@ -157,37 +155,54 @@ def apply_action(state: State, action: Action) -> State:
     table |= bit
     log = (seat, PLAY, index, 1 if on_right else 0, left, right, log)
     if not hand:  # domino!
-        return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log,
-                                   opener, scores), seat, False)  # fmt: skip
+        return finish_round(
+            rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log, opener, scores, seat
+        )
     if new_left == new_right and rules.closed_board:
         mask = NUMBER_MASKS[new_left]
         if table & mask == mask:
-            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table,
-                                       log, opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
+            return finish_round(
+                rules,
+                seed,
+                round_no,
+                hands,
+                pile,
+                drawn,
+                new_left,
+                new_right,
+                table,
+                log,
+                opener,
+                scores,
+                None,
+            )
     if drawn == len(pile) or not rules.draw:
         need = _NEED[new_left * 7 + new_right]
         for bits in hands:
             if bits & need:
                 break
         else:
-            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, new_left, new_right, table,
-                                       log, opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
+            return finish_round(
+                rules,
+                seed,
+                round_no,
+                hands,
+                pile,
+                drawn,
+                new_left,
+                new_right,
+                table,
+                log,
+                opener,
+                scores,
+                None,
+            )
     seat += 1
     if seat == rules.players:
         seat = 0
     state = _new_object(State)
     state._d = (rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log,
          seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
-    return state
-
-
-def _ended(
-    rules: Rules, seed: Seed, round_no: int, hands: tuple[int, ...], pile: tuple[int, ...], drawn: int,
-    left: int, right: int, table: int, log: LogNode, opener: int, scores: tuple[int, ...],
-) -> State:  # fmt: skip
-    state = _new_object(State)
-    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-         None, opener, scores, None, True, False, None, None, None)  # fmt: skip
     return state
 
 
@@ -213,8 +228,9 @@ def _draw(state: State, seat: int) -> State:
             if bits & need:
                 break
         else:
-            return finish_round(_ended(rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-                                       opener, scores), blocked_winner(rules, hands, opener), True)  # fmt: skip
+            return finish_round(
+                rules, seed, round_no, hands, pile, drawn, left, right, table, log, opener, scores, None
+            )
     state = _new_object(State)
     state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
          seat, opener, scores, None, False, False, None, None, None)  # fmt: skip

@@ -340,10 +340,10 @@ def hand_pips(bits: int) -> int:
     return _P0[bits & 127] + _P1[bits >> 7 & 127] + _P2[bits >> 14 & 127] + _P3[bits >> 21]
 
 
-def blocked_winner(rules: Rules, hand_bits: Sequence[int], opener: int) -> int | None:
-    """The seat that wins a blocked round, or None (tie under "nobody"/"draw")."""
+def blocked_winner(rules: Rules, pips: Sequence[int], opener: int) -> int | None:
+    """The seat that wins a blocked round given each hand's pips, or None (a tie
+    under ``blocked_tie`` "nobody" or "draw")."""
     players = rules.players
-    pips = [hand_pips(bits) for bits in hand_bits]
     lightest = min(pips)
     # the tied seats in turn order starting from the opener
     tied = [s % players for s in range(opener, opener + players) if pips[s % players] == lightest]
@@ -356,16 +356,34 @@ def blocked_winner(rules: Rules, hand_bits: Sequence[int], opener: int) -> int |
     return None
 
 
-def finish_round(state: State, winner: int | None, blocked: bool) -> State:
-    """Score a finished round (``state`` holds the final hands) and end the game if due."""
-    rules = state.rules
+_RESULTS: dict[tuple[int | None, int | None, int, bool], RoundResult] = {}
+
+
+def finish_round(
+    rules: Rules,
+    seed: Seed,
+    round_no: int,
+    hands: tuple[int, ...],
+    pile: tuple[int, ...],
+    drawn: int,
+    left: int,
+    right: int,
+    table: int,
+    log: LogNode | None,
+    opener: int,
+    scores: tuple[int, ...],
+    domino: int | None,
+) -> State:
+    """The state at the end of a round: ``domino`` is the seat that laid its last
+    tile, None for a blocked round. Scores the round and ends the game if due."""
+    pips = [_P0[b & 127] + _P1[b >> 7 & 127] + _P2[b >> 14 & 127] + _P3[b >> 21] for b in hands]
+    blocked = domino is None
+    winner = blocked_winner(rules, pips, opener) if domino is None else domino
     team: int | None = None
     points = 0
-    scores = state.scores
     game_over = rules.target == 0
     game_winner: int | None = None
     if winner is not None:
-        pips = [hand_pips(bits) for bits in state.hand_bits]
         if rules.teams:
             team = winner % 2
             if rules.team_scoring == "all_others":
@@ -383,13 +401,16 @@ def finish_round(state: State, winner: int | None, blocked: bool) -> State:
             game_over = True
             game_winner = side
     reason = ("single_round" if rules.target == 0 else "target") if game_over else None
-    return _from_data(
-        (
-            rules, state.seed, state.round, state.hand_bits, state.pile, state.drawn, state.left_end,
-            state.right_end, state.table_bits, state.log, None, state.opener, scores,
-            RoundResult(winner, team, points, blocked), True, game_over, game_winner, reason, None,
-        ),
+    key = (winner, team, points, blocked)
+    result = _RESULTS.get(key)
+    if result is None:
+        result = _RESULTS[key] = RoundResult(winner, team, points, blocked)
+    state = _new_object(State)
+    state._d = (
+        rules, seed, round_no, hands, pile, drawn, left, right, table, log,
+        None, opener, scores, result, True, game_over, game_winner, reason, None,
     )  # fmt: skip
+    return state
 
 
 def agree_draw(state: State) -> State:
