@@ -8,9 +8,8 @@ uncertainty ``sigma`` (25/3). The site shows ``mu`` scaled by 60, so a
 newcomer shows 1500 and one step of ``mu`` is 60 points. A player stays
 *provisional* (shown "1500?") while ``sigma`` is above ``PROVISIONAL_SIGMA``:
 about ten duels, or fifteen games at four, at the usual rate of learning.
-Leaderboards leave provisional players out and sort by the conservative
-estimate ``mu - 3 sigma`` (OpenSkill's ordinal), so a lucky streak over a few
-games does not top a long, steady record.
+Leaderboards leave provisional players out (so a lucky streak over a few
+games cannot top them) and sort by the number shown.
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ class Skill:
 
     @property
     def ordinal(self) -> float:
-        """The conservative estimate used to sort leaderboards."""
+        """OpenSkill's conservative estimate (mu - 3 sigma)."""
         return self.mu - 3 * self.sigma
 
 

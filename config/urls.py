@@ -15,4 +15,5 @@ urlpatterns = [
     path("rules/", include("rules_guide.urls")),
     path("", include("accounts.urls")),
     path("", include("games.urls")),
+    path("", include("games.fair_urls")),
 ]

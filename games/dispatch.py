@@ -8,6 +8,8 @@
 - ``GAMES_DISPATCH = "queue"`` (tests): jobs wait in ``PENDING`` until
   ``run_pending()`` runs them one by one in the calling thread.
 
+Post-game reviews (``queue_review``, on ``game_finished``) go the same way.
+
 Tasks are idempotent, so queueing a turn twice is harmless: the sweep uses
 that to resume games after a restart (``requeue_stalled_games``).
 """
@@ -81,6 +83,52 @@ def queue_computer_turn(game_id: int, seq: int) -> None:
         except Exception:
             # The broker is away: the periodic sweep queues the turn again.
             logger.exception("could not queue the computer turn of game %s", game_id)
+
+
+# Post-game reviews waiting in "queue" mode (tests): game ids.
+PENDING_REVIEWS: deque[int] = deque()
+
+
+def _review_in_thread(game_id: int) -> None:
+    from games.tasks import review_game
+
+    close_old_connections()
+    try:
+        review_game(game_id)
+    except Exception:
+        logger.exception("the review of game %s failed", game_id)
+    finally:
+        close_old_connections()
+
+
+def queue_review(game_id: int) -> None:
+    """Have the post-game review of a finished game computed (games.review),
+    like a computer turn: a Celery task, a background thread, or the test
+    queue. Idempotent, so queueing it twice is harmless."""
+    how = mode()
+    if how == "queue":
+        PENDING_REVIEWS.append(game_id)
+    elif how == "thread":
+        _pool().submit(_review_in_thread, game_id)
+    else:
+        from games.tasks import review_game
+
+        try:
+            review_game.apply_async((game_id,))
+        except Exception:
+            # The broker is away: the replay page queues it again when visited.
+            logger.exception("could not queue the review of game %s", game_id)
+
+
+def run_pending_reviews() -> int:
+    """Run the queued reviews ("queue" mode); returns how many ran."""
+    from games.tasks import review_game
+
+    ran = 0
+    while PENDING_REVIEWS:
+        review_game(PENDING_REVIEWS.popleft())
+        ran += 1
+    return ran
 
 
 def run_pending(*, limit: int = 100_000) -> int:

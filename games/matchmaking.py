@@ -2,15 +2,29 @@
 
 ``pair_tickets`` is pure: from the players waiting in one mode's queue it forms
 groups of close ratings, the accepted spread widening with waiting time.
-``accounts.services.run_matcher`` wraps it with the database queue, the lock
-that keeps one matcher at a time, and ``create_table``.
+``run_matcher`` wraps it: it reads the queue (``accounts.QueueEntry``, in the
+database, shared by every server process) under a lock that keeps one matcher
+at a time, seats each group with ``create_table(kind="ranked")`` and, after the
+commit, sends each player ``{"type": "matched", ...}`` on their lobby group.
+It runs from the periodic tick (Celery beat, or the in-process loop of the
+embedded mode) and right after a member joins a queue.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.modes import RANKED_MODES, RankedMode
+
+logger = logging.getLogger(__name__)
 
 # The accepted rating spread (display points) of a group: WINDOW_START for a
 # player who just joined, growing by WINDOW_GROWTH per second of waiting, so
@@ -96,3 +110,133 @@ def seat_order(group: Sequence[Ticket], *, teams: bool, rng: random.Random) -> l
     seats = list(group)
     rng.shuffle(seats)
     return seats
+
+
+# --- The queue and the matcher (database) ----------------------------------
+
+
+def join_queue(*, user: Any, mode: str, channel_name: str = "") -> Any:
+    """Put ``user`` in the queue of ``mode`` (moving them from any other
+    queue), with their current rating in that mode."""
+    from accounts.models import QueueEntry
+    from accounts.selectors import display_rating_of
+
+    if mode not in RANKED_MODES:
+        raise ValueError(f"unknown ranked mode {mode!r}")
+    entry, _created = QueueEntry.objects.update_or_create(
+        user=user,
+        defaults={
+            "mode": mode,
+            "rating": display_rating_of(user, mode),
+            "channel_name": channel_name,
+            "joined_at": timezone.now(),
+        },
+    )
+    return entry
+
+
+def leave_queue(*, user_id: int, channel_name: str | None = None) -> bool:
+    """Take the member out of the queue at once. With ``channel_name`` only if
+    that socket queued them (another tab's disconnect keeps them queued)."""
+    from accounts.models import QueueEntry
+
+    entries = QueueEntry.objects.filter(user_id=user_id)
+    if channel_name is not None:
+        entries = entries.filter(channel_name=channel_name)
+    deleted, _details = entries.delete()
+    return deleted > 0
+
+
+def live_ranked_table(user_id: int) -> Any:
+    """The member's ranked table still being played, if any."""
+    from games.models import Table
+
+    return (
+        Table.objects.filter(
+            kind=Table.Kind.RANKED,
+            status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+            seats__user_id=user_id,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def user_group(user_id: int) -> str:
+    """The channel group of one member's lobby sockets."""
+    return f"lobby.user.{user_id}"
+
+
+def matched_frame(table: Any) -> dict[str, Any]:
+    return {"type": "matched", "table": table.pk, "url": f"/table/{table.pk}/", "mode": table.mode}
+
+
+def run_matcher(*, now: datetime | None = None) -> list[Any]:
+    """Pair the waiting players of every ranked mode; returns the new tables.
+    Only one matcher runs at a time (a lock per mode, skipped by the
+    others; SQLite serialises writers anyway)."""
+    tables = []
+    for mode in RANKED_MODES.values():
+        tables.extend(_match_mode(mode, now=now))
+    return tables
+
+
+def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Any]:
+    from accounts.models import QueueEntry
+    from accounts.periodic import try_lock
+    from games.models import Table
+    from games.services import SeatSpec, create_table
+
+    tables: list[Any] = []
+    with transaction.atomic():
+        if not try_lock(f"matcher:{mode.key}"):
+            return tables
+        entries = {
+            entry.user_id: entry
+            for entry in QueueEntry.objects.select_for_update().filter(mode=mode.key).select_related("user")
+        }
+        if len(entries) < mode.players:
+            return tables
+        moment = now or timezone.now()
+        tickets = [
+            Ticket(entry.user_id, entry.rating, (moment - entry.joined_at).total_seconds())
+            for entry in entries.values()
+        ]
+        rng = random.SystemRandom()
+        for group in pair_tickets(tickets, mode.players):
+            users = [entries[ticket.user_id].user for ticket in seat_order(group, teams=mode.teams, rng=rng)]
+            QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
+            table = create_table(
+                kind=Table.Kind.RANKED,
+                rules=mode.rules,
+                preset=mode.preset,
+                seats=[SeatSpec(user=user) for user in users],
+                public=True,
+                mode=mode.key,
+            )
+            tables.append(table)
+            frame = matched_frame(table)
+            user_ids = [user.pk for user in users]
+            transaction.on_commit(lambda frame=frame, user_ids=user_ids: _announce_match(frame, user_ids))
+    if tables:
+        logger.info("matched %d %s table(s)", len(tables), mode.key)
+    return tables
+
+
+def _announce_match(frame: dict[str, Any], user_ids: list[int]) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        for user_id in user_ids:
+            await layer.group_send(user_group(user_id), {"type": "lobby.frame", "frame": frame})
+
+    try:
+        async_to_sync(send)()
+    except Exception:
+        # The players' lobby sockets also hear of their table when they reconnect.
+        logger.exception("could not announce table %s", frame["table"])

@@ -102,6 +102,12 @@ class Game(models.Model):
     # is live. ``commitment`` (SHA-256 of it) is public from the start.
     seed = models.CharField(max_length=128)
     commitment = models.CharField(max_length=64)
+    # A member's salt (private tables; games.fairness): the server committed
+    # to ``server_seed`` (``commitment`` is then its SHA-256) before the salt
+    # was chosen, and ``seed`` = games.engine.verify.salted_seed(server_seed,
+    # salt). Both "" for an unsalted game, whose ``seed`` is the server's.
+    server_seed = models.CharField(max_length=128, blank=True, default="")
+    salt = models.CharField(max_length=64, blank=True, default="")
     # Number of the last move (event); 0 before any move.
     seq = models.PositiveIntegerField(default=0)
     # dump_state() after move ``seq``; None until the game starts.
@@ -161,3 +167,25 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"move {self.seq} of game {self.game_id}: {self.kind}"
+
+
+class GameReview(models.Model):
+    """The post-game review of a finished game (games.review): for each move
+    of a person, the hard level's choice from their view and its estimated
+    cost; for each computer move, its recomputation from the seat's view.
+    One row per game, written by the idempotent review task."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Being computed")
+        READY = "ready", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    # games.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
+    data = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"review of game {self.game_id} ({self.status})"

@@ -1,7 +1,8 @@
 """Celery tasks of the games app. Thin: they call services.
 
 ``compute_ai_move(game_id, seq)`` is queued after every commit that leaves a
-computer to act (games.dispatch); ``sweep_stalled_games`` runs periodically
+computer to act (games.dispatch); ``review_game(game_id)`` after a game
+ends (on ``game_finished``); ``sweep_stalled_games`` runs periodically
 (Celery beat) and when a worker starts, and requeues lost computer turns.
 """
 
@@ -18,6 +19,15 @@ def compute_ai_move(game_id: int, seq: int) -> str:
     """Play the computer's move at ``game_id`` if it still waits at event
     ``seq``; a stale or repeated task does nothing (returns "nothing")."""
     return services.take_computer_turn(game_id=game_id, seq=seq)
+
+
+@shared_task(ignore_result=True)
+def review_game(game_id: int) -> str:
+    """Compute the post-game review of a finished game once (games.review);
+    a repeated task finds it done and returns "exists"."""
+    from games import review
+
+    return review.review_game(game_id=game_id)
 
 
 @shared_task(ignore_result=True)

@@ -50,10 +50,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.sites",
     "channels",
+    # Before allauth, so that accounts/templates/account/ overrides its pages.
+    "accounts",
     "allauth",
     "allauth.account",
     "games",
-    "accounts",
     "rules_guide",
 ]
 

@@ -37,6 +37,14 @@ def move_delay_ms() -> int:
     return int(getattr(settings, "AI_MOVE_DELAY_MS", 0))
 
 
+def ai_budget_ms() -> float:
+    """The hard level's thinking budget (``AI_BUDGET_MS``, default the AI's own)."""
+    from games.ai import DEFAULT_BUDGET_MS
+
+    budget = getattr(settings, "AI_BUDGET_MS", None)
+    return DEFAULT_BUDGET_MS if budget is None else budget
+
+
 def round_pause_ms() -> int:
     """The pause before the server deals the next round of a table without people."""
     return int(getattr(settings, "ROUND_PAUSE_MS", 4 * move_delay_ms()))
@@ -66,11 +74,19 @@ def take_computer_turn(*, game_id: int, seq: int) -> str:
             return "dealt"
         # The computer reads its seat's view only, never the real state.
         view = view_for(state, job.seat)
-        action = choose_action(
-            view, job.level, seed=selectors.ai_seed(game, seq), budget_ms=getattr(settings, "AI_BUDGET_MS", None)
-        )
+        # The hard level counts its budget in simulated work, not wall time:
+        # with the seed and the budget recorded, the move can be recomputed.
+        budget_ms = ai_budget_ms()
+        action = choose_action(view, job.level, seed=selectors.ai_seed(game, seq), budget_ms=budget_ms)
         _pause(game.updated_at, move_delay_ms())
-        play_move(game_id=game_id, seat=job.seat, action=action, expected_seq=seq, by="computer")
+        play_move(
+            game_id=game_id,
+            seat=job.seat,
+            action=action,
+            expected_seq=seq,
+            by="computer",
+            computer={"level": job.level, "budget_ms": budget_ms},
+        )
         return "played"
     except GameError as error:
         # Someone else moved first (a duplicate task, a resignation): nothing to do.

@@ -167,11 +167,19 @@ def _check_seat(locked: _Locked, seat: int | None) -> int:
 
 
 def play_move(
-    *, game_id: int, seat: int, action: Action, expected_seq: int, by: str = ""
+    *,
+    game_id: int,
+    seat: int,
+    action: Action,
+    expected_seq: int,
+    by: str = "",
+    computer: Mapping[str, Any] | None = None,
 ) -> Outcome:
     """Apply a play, draw or pass of ``seat`` if ``expected_seq`` is the
     game's last event number. ``by`` notes who acted when it is not the
-    seat's person: "computer", or "server" (a timeout)."""
+    seat's person: "computer", or "server" (a timeout). ``computer`` records
+    how a computer chose the move ({"level", "budget_ms"}): with the game's
+    seed it lets anyone recompute the move once the game is over (games.fairness)."""
     if action.seat != seat:
         raise NotYourTurn("This action is not for your seat.", reason="wrong_seat")
     with transaction.atomic():
@@ -194,6 +202,8 @@ def play_move(
             kind = Move.Kind.PASS
         if by:
             payload["by"] = by
+        if computer:
+            payload["computer"] = dict(computer)
         return _record(locked, after, kind=kind, seat=seat, payload=payload)
 
 

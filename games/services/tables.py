@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import selectors
 from games.ai import LEVELS
 from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for
+from games.engine.verify import salted_seed
 from games.models import Game, Seat, Table
 
 from . import broadcast
@@ -63,12 +64,16 @@ def create_table(
     created_by: AbstractBaseUser | None = None,
     mode: str = "",
     start: bool = True,
+    server_seed: str | None = None,
+    salt: str = "",
 ) -> Table:
     """Create a table, its seats (in turn order) and its game.
 
     The game's private seed and its public commitment are fixed here, before
     any deal. With ``start`` (and no open seat) the first round is dealt at
     once; else the table waits (status "waiting") for ``start_game``.
+    A member's ``salt`` mixes into ``server_seed`` (a seed whose commitment
+    they saw before choosing the salt: games.fairness) to make the deal.
     """
     if kind not in Table.Kind.values:
         raise ValueError(f"unknown table kind {kind!r}")
@@ -81,7 +86,8 @@ def create_table(
     ]
     if len(people) != len(set(people)):
         raise ValueError("a person can hold only one seat at a table")
-    seed = new_seed()
+    server_seed = server_seed or new_seed()
+    seed = salted_seed(server_seed, salt) if salt else server_seed
     with transaction.atomic():
         table = Table.objects.create(
             kind=kind, public=public, mode=mode, created_by=created_by, status=Table.Status.WAITING
@@ -98,7 +104,13 @@ def create_table(
             for number, spec in enumerate(seats)
         )
         Game.objects.create(
-            table=table, preset=preset, rules=rules.to_dict(), seed=seed, commitment=commit_seed(seed)
+            table=table,
+            preset=preset,
+            rules=rules.to_dict(),
+            seed=seed,
+            commitment=commit_seed(server_seed),
+            server_seed=server_seed if salt else "",
+            salt=salt,
         )
         if start:
             start_game(table=table)

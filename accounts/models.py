@@ -1,0 +1,223 @@
+"""Members: profiles, ratings per ranked mode, friendships, the matchmaking
+queue and lobby presence."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts import ratings
+from games.modes import MODE_CHOICES
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    # Ranked games lost by leaving them (counted against the leaver).
+    abandoned = models.PositiveIntegerField(_("games abandoned"), default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)
+
+
+class Rating(models.Model):
+    """One member's OpenSkill rating in one ranked mode (see accounts.ratings)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    mu = models.FloatField(default=ratings.MU)
+    sigma = models.FloatField(default=ratings.SIGMA)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    draws = models.PositiveIntegerField(_("draws"), default=0)
+    losses = models.PositiveIntegerField(_("losses"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [models.UniqueConstraint(fields=["user", "mode"], name="one_rating_per_mode")]
+        indexes = [models.Index(fields=["mode", "sigma", "mu"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.mode} {self.shown}"
+
+    @property
+    def skill(self) -> ratings.Skill:
+        return ratings.Skill(mu=self.mu, sigma=self.sigma)
+
+    @property
+    def display(self) -> int:
+        return ratings.display_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return ratings.is_provisional(self.sigma)
+
+    @property
+    def shown(self) -> str:
+        return ratings.format_rating(self.mu, self.sigma)
+
+
+class Friendship(models.Model):
+    """A friend request from ``from_user`` to ``to_user``; friends once accepted."""
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_sent"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="friend_requests_received"
+    )
+    accepted = models.BooleanField(default=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [
+            models.UniqueConstraint(fields=["from_user", "to_user"], name="one_request_per_pair"),
+            models.CheckConstraint(condition=~Q(from_user=F("to_user")), name="no_friendship_with_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} -> {self.to_user}{'' if self.accepted else ' (pending)'}"
+
+
+class QueueEntry(models.Model):
+    """A member waiting for a ranked game. One queue at a time per member; the
+    table is shared by every server process, and the matcher consumes it."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
+    )
+    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    rating = models.FloatField(_("rating"))
+    # The lobby socket that queued: its disconnect leaves the queue, another
+    # tab's does not.
+    channel_name = models.CharField(max_length=200, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("queue entry")
+        verbose_name_plural = _("queue entries")
+        indexes = [models.Index(fields=["mode", "joined_at"], name="queue_by_mode")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.mode}"
+
+
+class Presence(models.Model):
+    """A live socket (lobby or table), refreshed while it lives, counted as
+    "online" by distinct member or guest session."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True)
+    session_key = models.CharField(max_length=64, blank=True)
+    # A table socket: its table, and the seat of its player (None: a spectator).
+    table_id = models.PositiveBigIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table_id", "seat"], name="presence_by_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.session_key or 'anonymous'} @ {self.channel_name}"
+
+    @property
+    def visitor(self) -> str:
+        if self.user_id:
+            return f"user:{self.user_id}"
+        return f"session:{self.session_key or self.channel_name}"
+
+
+class RatedGame(models.Model):
+    """The mark that a ranked game was rated: one row per game, so a game is
+    rated once even if its end is announced twice."""
+
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rating_record")
+    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    rated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rated game")
+        verbose_name_plural = _("rated games")
+
+    def __str__(self) -> str:
+        return f"{self.mode} game {self.game_id}"
+
+
+class RatingChange(models.Model):
+    """One member's rating before and after one rated game."""
+
+    class Outcome(models.TextChoices):
+        WIN = "win", _("Won")
+        DRAW = "draw", _("Draw")
+        LOSS = "loss", _("Lost")
+
+    rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField()
+    outcome = models.CharField(max_length=8, choices=Outcome.choices)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [models.UniqueConstraint(fields=["rated_game", "user"], name="one_change_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.delta:+d} ({self.rated_game})"
+
+    @property
+    def delta(self) -> int:
+        return ratings.display_rating(self.mu_after) - ratings.display_rating(self.mu_before)
+
+
+class StandIn(models.Model):
+    """A computer playing for a person who left a table of three or more
+    (games.clock), until they come back."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="stand_ins")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_stand_in_per_seat")]
+
+    def __str__(self) -> str:
+        return f"computer for seat {self.seat} of table {self.table_id}"
+
+
+class Invitation(models.Model):
+    """A member invites a friend to their private table."""
+
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="invitations")
+    from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invitations"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [models.UniqueConstraint(fields=["table", "to_user"], name="one_invitation_per_friend")]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} invites {self.to_user} to table {self.table_id}"

@@ -1,0 +1,257 @@
+"""Writes of the accounts app: profiles, friendships, ratings."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import ratings
+from accounts.models import Friendship, Invitation, Profile, RatedGame, Rating, RatingChange
+from games.modes import RANKED_MODES
+
+logger = logging.getLogger(__name__)
+
+
+class FriendshipError(ValueError):
+    """A friend request that cannot be made or answered (message for the user)."""
+
+
+def ensure_profile(*, user: AbstractBaseUser) -> Profile:
+    profile, _created = Profile.objects.get_or_create(user=user)
+    return profile
+
+
+def get_or_create_rating(*, user: AbstractBaseUser, mode: str) -> Rating:
+    if mode not in RANKED_MODES:
+        raise ValueError(f"unknown ranked mode {mode!r}")
+    rating, _created = Rating.objects.get_or_create(user=user, mode=mode)
+    return rating
+
+
+def send_friend_request(*, from_user: AbstractBaseUser, to_username: str) -> Friendship:
+    """Ask ``to_username`` to be friends. If they had already asked, the two
+    become friends at once."""
+    to_user = get_user_model().objects.filter(username__iexact=to_username.strip()).first()
+    if to_user is None:
+        raise FriendshipError(_("No member is called %(name)s.") % {"name": to_username})
+    if to_user.pk == from_user.pk:
+        raise FriendshipError(_("You cannot add yourself as a friend."))
+    with transaction.atomic():
+        existing = (
+            Friendship.objects.select_for_update()
+            .filter(Q(from_user=from_user, to_user=to_user) | Q(from_user=to_user, to_user=from_user))
+            .first()
+        )
+        if existing is not None:
+            if not existing.accepted and existing.to_user_id == from_user.pk:
+                return _accept(existing)
+            return existing
+        try:
+            with transaction.atomic():
+                return Friendship.objects.create(from_user=from_user, to_user=to_user)
+        except IntegrityError:
+            # The other side asked at the same moment: both rows cannot exist.
+            return Friendship.objects.get(from_user=from_user, to_user=to_user)
+
+
+def _accept(friendship: Friendship) -> Friendship:
+    friendship.accepted = True
+    friendship.accepted_at = timezone.now()
+    friendship.save(update_fields=["accepted", "accepted_at"])
+    return friendship
+
+
+def accept_friend_request(*, user: AbstractBaseUser, friendship_id: int) -> Friendship:
+    """Accept a request made to ``user``."""
+    with transaction.atomic():
+        friendship = Friendship.objects.select_for_update().filter(pk=friendship_id, to_user=user).first()
+        if friendship is None:
+            raise FriendshipError(_("This friend request no longer exists."))
+        if friendship.accepted:
+            return friendship
+        return _accept(friendship)
+
+
+def remove_friend(*, user: AbstractBaseUser, other_id: int) -> bool:
+    """End a friendship, decline a request, or cancel one's own request.
+    Returns whether something was removed."""
+    deleted, _details = Friendship.objects.filter(
+        Q(from_user=user, to_user_id=other_id) | Q(from_user_id=other_id, to_user=user)
+    ).delete()
+    return deleted > 0
+
+
+def rate_finished_game(*, game_id: int) -> RatedGame | None:
+    """Rate a finished ranked game, once. Returns the record, or None when the
+    game is not to be rated (not ranked, not finished, a seat without a
+    member) or was already rated.
+
+    3-4 players are rated by final ranking, pairs by team; a player who
+    resigned or abandoned ranks last (accounts.ratings.ranks_from_scores).
+    """
+    from games.models import Game, Table
+
+    with transaction.atomic():
+        game = Game.objects.select_related("table").filter(pk=game_id).first()
+        if game is None or game.result is None:
+            return None
+        table = game.table
+        mode = RANKED_MODES.get(table.mode)
+        if table.kind != Table.Kind.RANKED or table.status != Table.Status.FINISHED or mode is None:
+            return None
+        seats = list(table.seats.order_by("number"))
+        if len(seats) < 2 or any(seat.user_id is None for seat in seats):
+            return None
+        try:
+            with transaction.atomic():
+                record = RatedGame.objects.create(game=game, mode=mode.key)
+        except IntegrityError:
+            return None  # rated already (the end announced twice)
+        for seat in seats:
+            Rating.objects.get_or_create(user_id=seat.user_id, mode=mode.key)
+        rows = {
+            row.user_id: row
+            for row in Rating.objects.select_for_update().filter(
+                mode=mode.key, user_id__in=[seat.user_id for seat in seats]
+            )
+        }
+        teams = bool(game.rules.get("teams"))
+        sides = 2 if teams else len(seats)
+        side_of = {seat.number: (seat.number % 2 if teams else seat.number) for seat in seats}
+        members: list[list[int]] = [[] for _ in range(sides)]
+        for seat in seats:
+            members[side_of[seat.number]].append(seat.number)
+        result = game.result
+        resigned = result.get("resigned")
+        last = [side_of[resigned]] if resigned is not None else []
+        winner = result.get("winner")
+        ranks = ratings.ranks_from_scores(result["scores"], winner=winner, last=last)
+        by_seat = {seat.number: rows[seat.user_id] for seat in seats}
+        new = ratings.rate_match([[by_seat[n].skill for n in side] for side in members], ranks)
+        drawn = winner is None and not last
+        for side, numbers in enumerate(members):
+            for skill, number in zip(new[side], numbers, strict=True):
+                row = by_seat[number]
+                outcome = _outcome(drawn=drawn, won=side == winner)
+                RatingChange.objects.create(
+                    rated_game=record,
+                    user_id=row.user_id,
+                    seat=number,
+                    rank=ranks[side],
+                    outcome=outcome,
+                    mu_before=row.mu,
+                    sigma_before=row.sigma,
+                    mu_after=skill.mu,
+                    sigma_after=skill.sigma,
+                )
+                row.mu, row.sigma = skill.mu, skill.sigma
+                row.games += 1
+                counter = _COUNTERS[outcome]
+                setattr(row, counter, getattr(row, counter) + 1)
+                row.save()
+        return record
+
+
+_COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}
+
+
+def _outcome(*, drawn: bool, won: bool) -> str:
+    if drawn:
+        return RatingChange.Outcome.DRAW
+    return RatingChange.Outcome.WIN if won else RatingChange.Outcome.LOSS
+
+
+def rate_missed_games(*, limit: int = 50) -> int:
+    """Rate finished ranked games whose end signal was lost (a process that
+    stopped right after the commit). Returns how many were rated."""
+    from games.models import Game, Table
+
+    missed = Game.objects.filter(
+        table__kind=Table.Kind.RANKED,
+        table__status=Table.Status.FINISHED,
+        rating_record__isnull=True,
+        result__isnull=False,
+    ).values_list("pk", flat=True)[:limit]
+    return sum(1 for game_id in list(missed) if rate_finished_game(game_id=game_id) is not None)
+
+
+def record_abandonment(*, user_id: int) -> None:
+    """Count a ranked game lost by leaving it against the leaver."""
+    profile, _created = Profile.objects.get_or_create(user_id=user_id)
+    Profile.objects.filter(pk=profile.pk).update(abandoned=F("abandoned") + 1)
+
+
+def announce_rating_changes(*, record: RatedGame) -> None:
+    """Tell the table's sockets the new ratings (public: no tile), as a
+    ``{"type": "ratings", "mode": ..., "changes": [...]}`` notice frame."""
+    from games import selectors as game_selectors
+    from games.services import broadcast
+
+    game = record.game
+    table = game.table
+    changes = [
+        {
+            "seat": change.seat,
+            "user": change.user.get_username(),
+            "before": ratings.display_rating(change.mu_before),
+            "after": ratings.display_rating(change.mu_after),
+            "delta": change.delta,
+            "provisional": ratings.is_provisional(change.sigma_after),
+            "outcome": change.outcome,
+        }
+        for change in record.changes.select_related("user").order_by("seat")
+    ]
+    frame = {"type": "ratings", "mode": record.mode, "changes": changes}
+    broadcast.broadcast_notice(
+        table_id=table.pk,
+        players=len(changes),
+        frame=frame,
+        table=game_selectors.table_facts(table, game),
+    )
+
+
+def invite_friend(*, table: Any, from_user: AbstractBaseUser, friend_id: int) -> Invitation:
+    """Invite a friend to one's waiting private table; they hear of it at once
+    on their lobby socket (``{"type": "invited", ...}``) and on their friends page."""
+    from accounts.selectors import are_friends
+    from games import private
+    from games.matchmaking import user_group
+    from games.models import Table
+
+    friend = get_user_model().objects.filter(pk=friend_id).first()
+    if friend is None or not are_friends(from_user, friend):
+        raise FriendshipError(_("You can invite only your friends."))
+    if table.created_by_id != from_user.pk or table.status != Table.Status.WAITING:
+        raise FriendshipError(_("This table no longer takes players."))
+    invitation, _created = Invitation.objects.get_or_create(
+        table=table, to_user=friend, defaults={"from_user": from_user}
+    )
+    frame = {
+        "type": "invited",
+        "table": table.pk,
+        "from": from_user.get_username(),
+        "url": reverse("accounts:private_join", args=[private.invite_token(table)]),
+    }
+    transaction.on_commit(lambda: _send_to_group(user_group(friend.pk), frame))
+    return invitation
+
+
+def _send_to_group(group: str, frame: dict[str, Any]) -> None:
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, {"type": "lobby.frame", "frame": frame})
+    except Exception:
+        logger.exception("could not send to %s", group)

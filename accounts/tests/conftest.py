@@ -1,0 +1,20 @@
+"""Fixtures of the accounts tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+
+
+@pytest.fixture
+def make_member(db: Any):
+    """A member with a known password (``secret-pass-123``)."""
+
+    def make(username: str, *, email: str | None = None) -> Any:
+        return get_user_model().objects.create_user(
+            username=username, email=email or f"{username}@example.com", password="secret-pass-123"
+        )
+
+    return make

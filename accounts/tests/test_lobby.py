@@ -1,0 +1,166 @@
+"""The lobby websocket: queues per mode, the matcher, counters."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.consumers import LobbyConsumer
+from accounts.models import Presence, QueueEntry
+from games.models import Seat, Table
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest.fixture(autouse=True)
+def _no_background_loop(settings):
+    settings.LOBBY_TICK_IN_PROCESS = False
+    settings.GAMES_DISPATCH = "queue"
+    settings.GAMES_SWEEP_SECONDS = 0
+
+
+async def member(name: str):
+    return await database_sync_to_async(get_user_model().objects.create_user)(
+        username=name, email=f"{name}@example.com", password="secret-pass-123"
+    )
+
+
+async def connect(user=None) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(LobbyConsumer.as_asgi(), "/ws/lobby/")
+    communicator.scope["user"] = user or AnonymousUser()
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def receive_type(communicator: WebsocketCommunicator, kind: str, timeout: float = 5):
+    """The next frame of ``kind``, skipping the others (counters)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        frame = await communicator.receive_json_from(timeout=max(0.01, deadline - loop.time()))
+        if frame["type"] == kind:
+            return frame
+
+
+async def test_counts_are_sent_on_connect() -> None:
+    guest = await connect()
+    frame = await guest.receive_json_from()
+    assert frame["type"] == "counts"
+    assert frame["online"] >= 1
+    assert frame["searching"] == {"duel-block": 0, "duel-draw": 0, "three": 0, "four": 0, "pairs": 0}
+    await guest.disconnect()
+    assert await database_sync_to_async(Presence.objects.count)() == 0
+
+
+async def test_guests_get_login_required_for_queue() -> None:
+    guest = await connect()
+    await guest.send_json_to({"type": "queue", "mode": "duel-block"})
+    error = await receive_type(guest, "error")
+    assert error["code"] == "login_required"
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 0
+    await guest.disconnect()
+
+
+async def test_unknown_mode_and_bad_frames_are_refused() -> None:
+    alice = await connect(await member("alice"))
+    await alice.send_json_to({"type": "queue", "mode": "chess"})
+    assert (await receive_type(alice, "error"))["code"] == "bad_mode"
+    await alice.send_to(text_data="not json")
+    assert (await receive_type(alice, "error"))["code"] == "bad_frame"
+    await alice.send_json_to({"type": "dance"})
+    assert (await receive_type(alice, "error"))["code"] == "bad_frame"
+    await alice.disconnect()
+
+
+async def test_two_members_in_the_same_mode_are_matched_and_seated() -> None:
+    alice_user, bob_user = await member("alice"), await member("bob")
+    alice, bob = await connect(alice_user), await connect(bob_user)
+    await alice.send_json_to({"type": "queue", "mode": "duel-block"})
+    queued = await receive_type(alice, "queued")
+    assert queued == {"type": "queued", "mode": "duel-block", "rating": 1500}
+    counts = await receive_type(bob, "counts")  # on connect
+    assert counts["searching"]["duel-block"] == 0
+    counts = await receive_type(bob, "counts")  # alice joined
+    assert counts["searching"]["duel-block"] == 1
+    await bob.send_json_to({"type": "queue", "mode": "duel-block"})
+    matched_a = await receive_type(alice, "matched")
+    matched_b = await receive_type(bob, "matched")
+    assert matched_a["table"] == matched_b["table"]
+    assert matched_a["url"] == f"/table/{matched_a['table']}/"
+    table = await database_sync_to_async(Table.objects.get)(pk=matched_a["table"])
+    assert table.kind == "ranked"
+    assert table.mode == "duel-block"
+    assert table.status in ("playing", "finished")  # a deal may be blocked from the first tile
+    seated = await database_sync_to_async(
+        lambda: sorted(Seat.objects.filter(table=table).values_list("user__username", flat=True))
+    )()
+    assert seated == ["alice", "bob"]
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 0
+    # Connecting again while the game runs sends the player back to it.
+    again = await connect(alice_user)
+    resumed = await receive_type(again, "matched")
+    assert resumed["table"] == table.pk
+    assert resumed["resume"] is True
+    await again.send_json_to({"type": "queue", "mode": "duel-block"})
+    assert (await receive_type(again, "error"))["code"] == "in_game"
+    for communicator in (alice, bob, again):
+        await communicator.disconnect()
+
+
+async def test_different_modes_are_not_matched() -> None:
+    alice, bob = await connect(await member("alice")), await connect(await member("bob"))
+    await alice.send_json_to({"type": "queue", "mode": "duel-block"})
+    await receive_type(alice, "queued")
+    await bob.send_json_to({"type": "queue", "mode": "duel-draw"})
+    await receive_type(bob, "queued")
+    await asyncio.sleep(0.2)
+    assert await database_sync_to_async(Table.objects.count)() == 0
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 2
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+async def test_leaving_works_at_once_and_on_disconnect() -> None:
+    alice_user = await member("alice")
+    alice = await connect(alice_user)
+    await alice.send_json_to({"type": "queue", "mode": "three"})
+    await receive_type(alice, "queued")
+    await alice.send_json_to({"type": "leave"})
+    await receive_type(alice, "left")
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 0
+
+    await alice.send_json_to({"type": "queue", "mode": "three"})
+    await receive_type(alice, "queued")
+    other_tab = await connect(alice_user)
+    await other_tab.disconnect()  # another tab closing keeps the search
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 1
+    await alice.disconnect()  # the socket that queued closing ends it
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 0
+
+
+async def test_a_member_queues_in_one_mode_at_a_time() -> None:
+    alice = await connect(await member("alice"))
+    await alice.send_json_to({"type": "queue", "mode": "three"})
+    await receive_type(alice, "queued")
+    await alice.send_json_to({"type": "queue", "mode": "four"})
+    await receive_type(alice, "queued")
+    modes = await database_sync_to_async(lambda: list(QueueEntry.objects.values_list("mode", flat=True)))()
+    assert modes == ["four"]
+    await alice.disconnect()
+
+
+async def test_flooding_is_rate_limited() -> None:
+    alice = await connect(await member("alice"))
+    for _ in range(30):
+        await alice.send_json_to({"type": "ping"})
+    await receive_type(alice, "counts")
+    frames = [await alice.receive_json_from() for _ in range(30)]
+    assert sum(f["type"] == "pong" for f in frames) <= 12
+    assert sum(f.get("code") == "rate_limited" for f in frames) >= 18
+    await alice.disconnect()

@@ -1,0 +1,140 @@
+"""Profiles, leaderboards, friends and the ranked page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounts import ratings, services
+from accounts.models import Friendship, Rating
+from accounts.tests.helpers import play_out, ranked_table
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_profile_shows_a_rating_per_mode_with_the_number_in_data_rating(client: Client, make_member) -> None:
+    alice = make_member("alice")
+    Rating.objects.create(user=alice, mode="duel-draw", mu=26.0, sigma=4.0)
+    html = client.get("/u/alice/").content.decode()
+    ratings_shown = dict(
+        re.findall(
+            r'data-mode="([a-z-]+)">\s*<h3>.*?</h3>\s*<div class="rating-value" data-rating="(\d+)"',
+            html,
+            re.S,
+        )
+    )
+    assert ratings_shown == {
+        "duel-block": "1500",
+        "duel-draw": "1560",
+        "three": "1500",
+        "four": "1500",
+        "pairs": "1500",
+    }
+    # Provisional ratings show a question mark after the number; settled ones do not.
+    assert re.search(
+        r'data-rating="1500" data-provisional[^>]*>1500<span class="provisional">\?</span>', html
+    )
+    assert 'data-rating="1560">1560</div>' in html
+
+
+def test_profile_lists_recent_games_with_replay_links_and_rating_changes(client: Client, make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = ranked_table([alice, bob])
+    game = play_out(table, seed=4)
+    services.rate_finished_game(game_id=game.pk)
+    html = client.get("/u/alice/").content.decode()
+    assert f'href="/table/{table.pk}/replay/"' in html
+    assert 'href="/u/bob/"' in html
+    assert "Duel, block game" in html
+
+
+def test_unknown_profile_is_404(client: Client, db) -> None:
+    assert client.get("/u/nobody/").status_code == 404
+
+
+def test_leaderboard_leaves_out_provisional_players_and_sorts_by_rating(client: Client, make_member) -> None:
+    for name, mu, sigma in [("solid", 28, 2), ("steady", 30, 3), ("lucky", 33, 6.8), ("new", 25, 8.3)]:
+        Rating.objects.create(user=make_member(name), mode="three", mu=mu, sigma=sigma, games=20)
+    html = client.get("/leaderboard/?mode=three").content.decode()
+    assert re.findall(r'<td><a href="/u/(\w+)/">', html) == ["steady", "solid"]
+    assert 'data-rating="1800"' in html
+    assert "/u/lucky/" not in html
+    assert "/u/new/" not in html
+
+
+def test_leaderboard_unknown_mode_falls_back_to_the_first(client: Client, db) -> None:
+    response = client.get("/leaderboard/?mode=nonsense")
+    assert response.status_code == 200
+    assert 'aria-current="page">Duel, block game' in response.content.decode()
+
+
+def test_friend_request_accept_and_remove(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    a, b = logged_in(alice), logged_in(bob)
+    a.post("/friends/add/", {"username": "bob"})
+    request = Friendship.objects.get(from_user=alice, to_user=bob)
+    assert not request.accepted
+    assert 'data-friend-request="alice"' in b.get("/friends/").content.decode()
+    assert 'data-friend-pending="bob"' in a.get("/friends/").content.decode()
+    b.post(f"/friends/{request.pk}/accept/")
+    assert Friendship.objects.get(pk=request.pk).accepted
+    assert 'data-friend="bob"' in a.get("/friends/").content.decode()
+    assert 'data-friend="alice"' in b.get("/friends/").content.decode()
+    a.post(f"/friends/{bob.pk}/remove/")
+    assert not Friendship.objects.exists()
+
+
+def test_asking_back_makes_friends_at_once(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    services.send_friend_request(from_user=alice, to_username="bob")
+    friendship = services.send_friend_request(from_user=bob, to_username="ALICE")
+    assert friendship.accepted
+    assert Friendship.objects.count() == 1
+
+
+def test_no_friendship_with_oneself_or_nobody(make_member) -> None:
+    alice = make_member("alice")
+    with pytest.raises(services.FriendshipError):
+        services.send_friend_request(from_user=alice, to_username="alice")
+    with pytest.raises(services.FriendshipError):
+        services.send_friend_request(from_user=alice, to_username="ghost")
+
+
+def test_only_the_invited_member_may_accept(make_member) -> None:
+    alice, _bob, eve = make_member("alice"), make_member("bob"), make_member("eve")
+    request = services.send_friend_request(from_user=alice, to_username="bob")
+    with pytest.raises(services.FriendshipError):
+        services.accept_friend_request(user=eve, friendship_id=request.pk)
+    logged_in(eve).post(f"/friends/{request.pk}/accept/")
+    assert not Friendship.objects.get(pk=request.pk).accepted
+
+
+def test_friends_page_needs_a_login(client: Client, db) -> None:
+    response = client.get("/friends/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_ranked_page_needs_a_login_and_lists_every_mode(client: Client, make_member) -> None:
+    response = client.get("/ranked/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+    html = logged_in(make_member("alice")).get("/ranked/").content.decode()
+    for mode in ("duel-block", "duel-draw", "three", "four", "pairs"):
+        assert f'data-queue="{mode}"' in html
+    assert f'data-rating="{ratings.display_rating(ratings.MU)}"' in html
+
+
+def test_live_page_lists_public_tables_being_played(client: Client, make_member) -> None:
+    table = ranked_table([make_member("alice"), make_member("bob")])
+    html = client.get("/live/").content.decode()
+    assert f'data-live-table="{table.pk}"' in html
+    assert f'href="/table/{table.pk}/"' in html

@@ -1,0 +1,119 @@
+"""Member pages: profiles, leaderboards, friends. Thin: parse, call a service
+or selector, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.forms import FriendRequestForm
+from accounts.ratings import PROVISIONAL_SIGMA
+from games import private
+from games.modes import RANKED_MODES
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    member = get_object_or_404(get_user_model(), username=username, is_active=True)
+    friendship = None
+    if request.user.is_authenticated and request.user.pk != member.pk:
+        friendship = selectors.friendship_between(request.user, member)
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "member": member,
+            "profile": services.ensure_profile(user=member),
+            "ratings": selectors.ratings_of(member),
+            "recent_games": selectors.recent_games(member),
+            "friendship": friendship,
+            "is_self": request.user.pk == member.pk,
+        },
+    )
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    mode_key = request.GET.get("mode", "")
+    if mode_key not in RANKED_MODES:
+        mode_key = next(iter(RANKED_MODES))
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {
+            "modes": RANKED_MODES.values(),
+            "mode": RANKED_MODES[mode_key],
+            "rows": selectors.leaderboard(mode_key),
+            "provisional_sigma": PROVISIONAL_SIGMA,
+        },
+    )
+
+
+@login_required
+def friends(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "accounts/friends.html",
+        {
+            "form": FriendRequestForm(),
+            "friends": selectors.friends_of(request.user),
+            "incoming": selectors.incoming_requests(request.user),
+            "outgoing": selectors.outgoing_requests(request.user),
+            "invitations": [
+                (invitation, private.invite_token(invitation.table))
+                for invitation in selectors.pending_invitations(request.user)
+            ],
+        },
+    )
+
+
+def _back(request: HttpRequest, default: str = "accounts:friends") -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target.startswith("/") and not target.startswith("//"):
+        return redirect(target)
+    return redirect(default)
+
+
+@login_required
+@require_POST
+def add_friend(request: HttpRequest) -> HttpResponse:
+    form = FriendRequestForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Enter a username."))
+        return _back(request)
+    try:
+        friendship = services.send_friend_request(
+            from_user=request.user, to_username=form.cleaned_data["username"]
+        )
+    except services.FriendshipError as error:
+        messages.error(request, str(error))
+        return _back(request)
+    if friendship.accepted:
+        messages.success(request, _("You are now friends."))
+    else:
+        messages.success(request, _("Friend request sent."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def accept_friend(request: HttpRequest, friendship_id: int) -> HttpResponse:
+    try:
+        services.accept_friend_request(user=request.user, friendship_id=friendship_id)
+    except services.FriendshipError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("You are now friends."))
+    return _back(request)
+
+
+@login_required
+@require_POST
+def remove_friend(request: HttpRequest, user_id: int) -> HttpResponse:
+    if services.remove_friend(user=request.user, other_id=user_id):
+        messages.success(request, _("Removed."))
+    return _back(request)

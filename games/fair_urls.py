@@ -1,0 +1,11 @@
+"""Routes of fair play (games.fair_views): the published replay and the review."""
+
+from django.urls import path
+
+from games import fair_views
+
+app_name = "fair_play"
+urlpatterns = [
+    path("table/<int:table_id>/replay.json", fair_views.replay_json, name="replay_json"),
+    path("table/<int:table_id>/review/", fair_views.review_fragment, name="review"),
+]

@@ -1,0 +1,178 @@
+"""Fair play anyone can check (docs/fair-play.md).
+
+- ``build_replay(game)``: the ``replay.json`` of a finished game, in the
+  format ``python -m games.engine.verify`` reads: the seed (and, when a member
+  salted the deal, the server seed and the salt), the commitment published
+  before the first deal, every action, the final scores, and for each computer
+  move how it was chosen (level and budget), so that it can be recomputed
+  from its seat's view alone.
+- ``offer_commitment`` / ``claim_server_seed``: commit-reveal for a member's
+  salt. The server draws its seed and shows its commitment on the form
+  *before* the member types a salt; the deal then comes from both
+  (``games.engine.verify.salted_seed``), so neither chooses it alone.
+- ``SaltFields``: the two form fields of that flow (private tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.engine import Rules, commit_seed
+from games.engine.verify import FORMAT
+from games.models import Game, Move, Seat, Table
+from games.services.tables import new_seed
+
+PLAY_KINDS = (Move.Kind.PLAY, Move.Kind.DRAW, Move.Kind.PASS)
+VERIFY_COMMAND = "python -m games.engine.verify"
+SALT_MAX_LENGTH = 64
+
+
+def replay_filename(table: Table) -> str:
+    return f"dominoes-{table.pk}-replay.json"
+
+
+def is_published(game: Game) -> bool:
+    """A game's seed is published once the game is over (never before)."""
+    return game.finished and game.table.status == Table.Status.FINISHED and game.state is not None
+
+
+def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
+    """One stored move as a verifier action (engine.actions format, with ``seq``)."""
+    payload = move.payload or {}
+    frame: dict[str, Any] = {"type": str(move.kind)}
+    if move.seat is not None:
+        frame["seat"] = move.seat
+    if move.kind == Move.Kind.PLAY:
+        frame["tile"] = list(payload["tile"])
+        frame["end"] = payload["end"]
+    elif move.kind == Move.Kind.DRAW and payload.get("tile") is not None:
+        frame["tile"] = list(payload["tile"])  # public once the game is over
+    frame["seq"] = move.seq
+    if payload.get("by"):
+        frame["by"] = payload["by"]
+    if move.kind in PLAY_KINDS and (payload.get("computer") or payload.get("by") == "computer"):
+        recorded = payload.get("computer") or {}
+        frame["computer"] = {
+            "level": recorded.get("level") or levels.get(move.seat or 0, ""),
+            "budget_ms": recorded.get("budget_ms"),
+        }
+    return frame
+
+
+def replay_actions(game: Game) -> list[dict[str, Any]]:
+    levels = {seat.number: seat.level for seat in Seat.objects.filter(table_id=game.table_id) if seat.level}
+    return [move_frame(move, levels) for move in game.moves.order_by("seq")]
+
+
+def build_replay(game: Game) -> dict[str, Any]:
+    """The published record of a finished game (``replay.json``)."""
+    if not is_published(game):
+        raise ValueError("the seed of a game is published only once it is over")
+    result = game.result or {}
+    players = [
+        {"seat": seat.number, "kind": seat.kind, "level": seat.level or None, "member": seat.name or None}
+        for seat in Seat.objects.filter(table_id=game.table_id).order_by("number")
+    ]
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "site": "dominoes",
+        "table": game.table_id,
+        "preset": game.preset,
+        "rules": Rules.from_dict(game.rules).to_dict(),
+        "players": players,
+        "commitment": game.commitment,
+        "seed": game.seed,
+    }
+    if game.salt:
+        data["server_seed"] = game.server_seed
+        data["salt"] = game.salt
+        data["derivation"] = "seed = SHA-256(server_seed + ':' + salt), hex; commitment = SHA-256(server_seed)"
+    else:
+        data["derivation"] = "commitment = SHA-256(seed)"
+    data["actions"] = replay_actions(game)
+    data["final_scores"] = result.get("scores")
+    data["winner"] = result.get("winner")
+    data["end_reason"] = result.get("reason")
+    data["computer_seed"] = "SHA-256('dominoes-ai:' + seed + ':' + (seq - 1)), first 8 bytes, big-endian"
+    data["verify"] = f"{VERIFY_COMMAND} {replay_filename(game.table)}"
+    return data
+
+
+# -- commit-reveal of a member's salt -----------------------------------------------
+
+SESSION_KEY = "fair_play_seeds"
+# Commitments kept per session (several forms may be open in tabs).
+KEEP = 8
+
+
+def offer_commitment(session: MutableMapping[str, Any]) -> str:
+    """Draw a server seed for a table to come, keep it in the (server-side)
+    session and return its commitment, to show before the member salts it."""
+    seed = new_seed()
+    commitment = commit_seed(seed)
+    offered = dict(session.get(SESSION_KEY) or {})
+    offered[commitment] = seed
+    session[SESSION_KEY] = dict(list(offered.items())[-KEEP:])
+    return commitment
+
+
+def claim_server_seed(session: MutableMapping[str, Any], commitment: str) -> str | None:
+    """The server seed behind ``commitment`` (offered to this session), used
+    once; None if unknown (another session's, expired, already used)."""
+    offered = dict(session.get(SESSION_KEY) or {})
+    seed = offered.pop(commitment, None)
+    session[SESSION_KEY] = offered
+    if seed is None or commit_seed(seed) != commitment:
+        return None
+    return str(seed)
+
+
+class SaltFields(forms.Form):
+    """A member's salt for the deal, with the server's commitment it answers.
+
+    Mix into a form (``class F(SaltFields, forms.Form)``), render with
+    ``{% include "games/_salt_fields.html" %}``, then call ``seed_choice``.
+    """
+
+    fair_play_fields = ("salt", "commitment")
+
+    salt = forms.CharField(
+        label=_("Your salt for the deal (optional)"),
+        required=False,
+        max_length=SALT_MAX_LENGTH,
+        strip=True,
+        help_text=_(
+            "Any words or numbers. They are mixed with the server's secret seed, whose fingerprint is "
+            "shown here before you type: so not even the server chooses the deal alone."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    commitment = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_salt(self) -> str:
+        salt = self.cleaned_data.get("salt") or ""
+        if any(not character.isprintable() for character in salt):
+            raise forms.ValidationError(_("Use letters, digits and punctuation only."))
+        return salt
+
+    def seed_choice(self, session: MutableMapping[str, Any]) -> tuple[str | None, str] | None:
+        """(server seed, salt) for ``create_table``: the server seed is the one
+        whose commitment the form showed. None when a salt answers a
+        commitment no longer known (expired, used): the form then holds an
+        error and a new commitment, to send again."""
+        salt = self.cleaned_data.get("salt") or ""
+        commitment = self.cleaned_data.get("commitment") or ""
+        server_seed = claim_server_seed(session, commitment) if commitment else None
+        if salt and server_seed is None:
+            self.add_error(
+                "salt",
+                _("The server's fingerprint shown with this form has expired: here is a new one, send the form again."),
+            )
+            self.data = self.data.copy()
+            self.data[self.add_prefix("commitment")] = offer_commitment(session)
+            return None
+        return server_seed, salt

@@ -1,0 +1,385 @@
+"""The post-game review, and the analysis behind hints (docs/fair-play.md).
+
+``analyse(view, ...)`` reads one seat's view only (never the real state): the
+hard level's choice (``games.ai.choose_action``) and, for each distinct play,
+the points the seat's side can expect from the round, estimated over many
+deals of the tiles the seat cannot see (Monte Carlo playouts of the AI's
+simulator, every play on the same deals). A move's *cost* is the expected
+points of the hard level's choice minus those of the move played.
+
+``review_game(game_id=...)`` (the body of the Celery task queued when a game
+ends) stores one ``GameReview`` per game: every move of a person with the
+hard level's choice and its cost, and every computer move recomputed from its
+seat's view and its decision seed, with whether it is the move played. The
+seeds come from the game's seed, so the review is the same each time it is
+computed: the task is idempotent.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import selectors
+from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
+from games.engine.verify import computer_seed
+from games.models import Game, GameReview, Move, Seat
+
+logger = logging.getLogger(__name__)
+
+REVIEW_VERSION = 1
+# A move that costs at least this many points (expected) counts as a mistake.
+MISTAKE_POINTS = 2.0
+# How many of the costliest mistakes are highlighted.
+BIGGEST = 3
+PLAY_KINDS = (Move.Kind.PLAY, Move.Kind.DRAW, Move.Kind.PASS)
+
+
+def review_budget_ms() -> float:
+    """The hard level's budget for a reviewed decision (``REVIEW_BUDGET_MS``)."""
+    from games.ai import DEFAULT_BUDGET_MS
+
+    return float(getattr(settings, "REVIEW_BUDGET_MS", DEFAULT_BUDGET_MS))
+
+
+def review_deals() -> int:
+    """Deals of the hidden tiles used to estimate the points of each play (``REVIEW_DEALS``)."""
+    return int(getattr(settings, "REVIEW_DEALS", 300))
+
+
+# -- analysis of one decision (from a view only) --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A distinct play and the points its side may expect from the round."""
+
+    action: Action
+    points: float
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The hard level's choice from a view, and the expected points of each play."""
+
+    best: Action
+    options: tuple[Option, ...]  # best first
+    deals: int
+
+    @property
+    def forced(self) -> bool:
+        """Nothing to choose: one play (or a draw, a pass)."""
+        return len(self.options) < 2
+
+    def option_of(self, action: Action) -> Option | None:
+        key = _play_key(action)
+        return next((option for option in self.options if _play_key(option.action) == key), None)
+
+    def cost_of(self, action: Action) -> float:
+        """Expected points lost by playing ``action`` instead of the hard level's choice (>= 0)."""
+        best, played = self.option_of(self.best), self.option_of(action)
+        if best is None or played is None or _play_key(action) == _play_key(self.best):
+            return 0.0
+        return max(0.0, best.points - played.points)
+
+
+def _play_key(action: Action) -> object:
+    # Two plays of one tile that leave the same two ends are the same move.
+    if isinstance(action, Play):
+        return ("play", action.tile, action.end)
+    return (type(action).__name__, action.seat)
+
+
+def _same_position_key(view: PlayerView, action: Play) -> tuple[Tile, tuple[int, int]]:
+    ends = view.ends
+    a, b = action.tile.low, action.tile.high
+    if ends is None:
+        return action.tile, (a, b)
+    left, right = ends
+    if action.end == "left":
+        left = b if a == left else a
+    else:
+        right = b if a == right else a
+    return action.tile, (min(left, right), max(left, right))
+
+
+def distinct_plays(view: PlayerView) -> list[Play]:
+    """The legal plays of the view, one per resulting position."""
+    seen: dict[tuple[Tile, tuple[int, int]], Play] = {}
+    for action in view.legal:
+        if isinstance(action, Play):
+            seen.setdefault(_same_position_key(view, action), action)
+    return list(seen.values())
+
+
+def canonical(view: PlayerView, action: Action) -> Action:
+    """The representative of ``action`` among ``distinct_plays`` (itself if not a play)."""
+    if not isinstance(action, Play):
+        return action
+    key = _same_position_key(view, action)
+    return next((play for play in distinct_plays(view) if _same_position_key(view, play) == key), action)
+
+
+def estimate_points(view: PlayerView, plays: Sequence[Play], *, deals: int, seed: int) -> list[float]:
+    """Expected round points for the view's side (won minus lost) after each
+    play, over ``deals`` deals of the unseen tiles consistent with the view."""
+    from games.ai.knowledge import Dealer, read_view, tile_index
+    from games.ai.sim import NO_END, NO_WINNER, play_tile, playout, round_result
+
+    know = read_view(view)
+    table = know.table
+    me = know.me
+    mine = table.side(me)
+    nxt = (me + 1) % table.players
+    moves = []
+    for play in plays:
+        index = tile_index(play.tile)
+        on_left = know.left == NO_END or str(play.end) == "left"
+        moves.append((index, *play_tile(know.left, know.right, index, on_left)))
+    rng = Random(seed)
+    dealer = Dealer(know, rng)
+    dice = Random()
+    totals = [0.0] * len(plays)
+    for _deal in range(max(1, deals)):
+        hands, bone = dealer.deal()
+        dice_seed = rng.getrandbits(48)
+        for k, (index, left, right) in enumerate(moves):
+            after = hands[:]
+            after[me] ^= 1 << index
+            if not after[me]:
+                side, points = round_result(table, after, me)
+            else:
+                dice.seed(dice_seed)
+                outcome = playout(table, after, bone[:], left, right, know.board | 1 << index, nxt, dice)
+                side, points = outcome[0], outcome[1]
+            if side != NO_WINNER:
+                totals[k] += points if side == mine else -points
+    return [total / max(1, deals) for total in totals]
+
+
+def analyse(view: PlayerView, *, seed: int, budget_ms: float, deals: int) -> Analysis:
+    """The hard level's choice for ``view`` and the expected points of each distinct play."""
+    from games.ai import choose_action
+
+    if not view.legal:
+        raise ValueError("nothing to analyse: not this seat's turn")
+    best = canonical(view, choose_action(view, "hard", seed=seed, budget_ms=budget_ms))
+    plays = distinct_plays(view)
+    if len(plays) < 2:
+        return Analysis(best, tuple(Option(play, 0.0) for play in plays), 0)
+    points = estimate_points(view, plays, deals=deals, seed=seed ^ 0x5EED)
+    options = sorted(
+        (Option(play, round(value, 2)) for play, value in zip(plays, points, strict=True)),
+        key=lambda option: (_play_key(option.action) != _play_key(best), -option.points),
+    )
+    return Analysis(best, tuple(options), deals)
+
+
+# -- words --------------------------------------------------------------------------
+
+
+def action_text(action: Action | dict[str, Any]) -> str:
+    """A move in words, in the active language ("6-4 on the right", "draw", "pass")."""
+    frame = action if isinstance(action, dict) else action_to_json(action)
+    if frame["type"] == "play":
+        tile = "{}-{}".format(*frame["tile"])
+        if frame.get("end") == "right":
+            return _("%(tile)s on the right") % {"tile": tile}
+        return _("%(tile)s on the left") % {"tile": tile}
+    if frame["type"] == "draw":
+        return _("draw a tile")
+    return _("pass")
+
+
+def points_text(points: float) -> str:
+    return f"{points:+.1f}"
+
+
+# -- the review of a finished game ----------------------------------------------------
+
+
+def _stored_action(move: Move) -> Action:
+    payload = move.payload or {}
+    seat = move.seat if move.seat is not None else 0
+    if move.kind == Move.Kind.PLAY:
+        return Play(seat, Tile(*payload["tile"]), payload["end"])
+    if move.kind == Move.Kind.DRAW:
+        return Draw(seat)
+    return Pass(seat)
+
+
+def check_computer_move(game: Game, move: Move, before: State, level: str) -> dict[str, Any]:
+    """Recompute a computer move from its seat's view alone (through JSON, as
+    anyone with the published seed can) and its decision seed."""
+    from games.ai import choose_action
+
+    recorded = (move.payload or {}).get("computer") or {}
+    budget = recorded.get("budget_ms")
+    seat = move.seat if move.seat is not None else 0
+    view = PlayerView.from_dict(json.loads(json.dumps(view_for(before, seat).to_dict())))
+    decision_seed = computer_seed(game.seed, move.seq - 1)
+    again = choose_action(view, recorded.get("level") or level, seed=decision_seed, budget_ms=budget)
+    played = _stored_action(move)
+    return {
+        "seq": move.seq,
+        "seat": seat,
+        "round": before.round if not before.round_over else before.round + 1,
+        "level": recorded.get("level") or level,
+        "budget_ms": budget,
+        "decision_seed": decision_seed,
+        "played": action_to_json(played),
+        "recomputed": action_to_json(again),
+        "same": again == played,
+    }
+
+
+def review_human_move(game: Game, move: Move, before: State) -> dict[str, Any] | None:
+    """The hard level's opinion of one move of a person (None for a forced move)."""
+    seat = move.seat if move.seat is not None else 0
+    view = view_for(before, seat)
+    if len(distinct_plays(view)) < 2:
+        return None  # one play, a draw or a pass: nothing was chosen
+    played = canonical(view, _stored_action(move))
+    analysis = analyse(
+        view, seed=computer_seed(game.seed, move.seq - 1), budget_ms=review_budget_ms(), deals=review_deals()
+    )
+    cost = round(analysis.cost_of(played), 2)
+    agrees = _play_key(played) == _play_key(analysis.best)
+    return {
+        "seq": move.seq,
+        "seat": seat,
+        "round": before.round,
+        "played": action_to_json(played),
+        "best": action_to_json(analysis.best),
+        "agrees": agrees,
+        "cost": cost,
+        "mistake": cost >= MISTAKE_POINTS,
+        "options": [{"action": action_to_json(o.action), "points": o.points} for o in analysis.options],
+        "deals": analysis.deals,
+        "by": (move.payload or {}).get("by", ""),
+    }
+
+
+def build_review(game: Game) -> dict[str, Any]:
+    """The review of a finished game (deterministic: seeds come from the game's seed)."""
+    seats = {seat.number: seat for seat in Seat.objects.filter(table_id=game.table_id)}
+    moves: list[dict[str, Any]] = []
+    computer: list[dict[str, Any]] = []
+    before: State | None = None
+    for move, state in selectors.iter_states(game):
+        if move is not None and before is not None and move.kind in PLAY_KINDS and move.seat is not None:
+            seat = seats.get(move.seat)
+            by = (move.payload or {}).get("by", "")
+            if seat is not None and (seat.is_computer or by == "computer"):
+                computer.append(check_computer_move(game, move, before, seat.level))
+            elif seat is not None and seat.is_human and by != "server":
+                reviewed = review_human_move(game, move, before)
+                if reviewed is not None:
+                    moves.append(reviewed)
+        before = state
+    summary: dict[str, dict[str, Any]] = {}
+    for item in moves:
+        row = summary.setdefault(str(item["seat"]), {"decisions": 0, "agreed": 0, "mistakes": 0, "cost": 0.0})
+        row["decisions"] += 1
+        row["agreed"] += int(item["agrees"])
+        row["mistakes"] += int(item["mistake"])
+        row["cost"] = round(row["cost"] + item["cost"], 2)
+    biggest = sorted((m for m in moves if m["mistake"]), key=lambda m: (-m["cost"], m["seq"]))[:BIGGEST]
+    return {
+        "version": REVIEW_VERSION,
+        "budget_ms": review_budget_ms(),
+        "deals": review_deals(),
+        "moves": moves,
+        "biggest": [m["seq"] for m in biggest],
+        "summary": summary,
+        "computer": computer,
+        "computer_same": sum(1 for c in computer if c["same"]),
+    }
+
+
+def review_game(*, game_id: int) -> str:
+    """Compute and store the review of a finished game, once: "reviewed",
+    "exists" (already done), "not_finished" or "no_game". Idempotent: a
+    repeated or concurrent task leaves one row with the same content."""
+    from games.fairness import is_published
+
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None:
+        return "no_game"
+    if not is_published(game):
+        return "not_finished"
+    try:
+        review, _created = GameReview.objects.get_or_create(game=game)
+    except IntegrityError:  # created meanwhile by a concurrent task
+        review = GameReview.objects.get(game=game)
+    if review.status == GameReview.Status.READY and (review.data or {}).get("version") == REVIEW_VERSION:
+        return "exists"
+    try:
+        data = build_review(game)
+    except Exception:
+        logger.exception("the review of game %s failed", game_id)
+        GameReview.objects.filter(pk=review.pk).update(status=GameReview.Status.FAILED, finished_at=timezone.now())
+        raise
+    GameReview.objects.filter(pk=review.pk).update(
+        status=GameReview.Status.READY, data=data, finished_at=timezone.now()
+    )
+    return "reviewed"
+
+
+# -- what the replay page shows ---------------------------------------------------------
+
+
+def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) -> dict[str, Any]:
+    return {
+        **item,
+        "name": names.get(item["seat"], str(item["seat"])),
+        "played_text": action_text(item["played"]),
+        "best_text": action_text(item["best"]) if "best" in item else "",
+        "recomputed_text": action_text(item["recomputed"]) if "recomputed" in item else "",
+        "cost_text": points_text(-item.get("cost", 0.0)),
+        "big": item["seq"] in biggest,
+        "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
+    }
+
+
+def panel_context(game: Game) -> dict[str, Any]:
+    """The review as the replay page shows it (queued now if it is missing:
+    a game finished before reviews existed, or a lost task)."""
+    review = GameReview.objects.filter(game=game).first()
+    if review is None:
+        from games import dispatch
+
+        dispatch.queue_review(game.pk)
+    names = {player["seat"]: player["name"] for player in selectors.table_players(game.table)}
+    ready = review is not None and review.status == GameReview.Status.READY and review.data is not None
+    data = review.data if ready and review is not None else {}
+    biggest = data.get("biggest", [])
+    moves = [_row(item, names, biggest) for item in data.get("moves", [])]
+    by_seq = {row["seq"]: row for row in moves}
+    summary = [
+        {"seat": int(seat), "name": names.get(int(seat), seat), **row}
+        for seat, row in sorted(data.get("summary", {}).items(), key=lambda item: int(item[0]))
+    ]
+    computer = [_row(item, names, ()) for item in data.get("computer", [])]
+    return {
+        "game": game,
+        "table": game.table,
+        "review_ready": ready,
+        "review_failed": review is not None and review.status == GameReview.Status.FAILED,
+        "moves": moves,
+        "biggest": [by_seq[seq] for seq in biggest if seq in by_seq],
+        "summary": summary,
+        "computer": computer,
+        "computer_all_same": all(row["same"] for row in computer),
+        "computer_same": sum(1 for row in computer if row["same"]),
+        "mistake_points": MISTAKE_POINTS,
+    }
