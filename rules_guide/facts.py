@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from datetime import timedelta
 from typing import Any
 
 from django.utils.formats import number_format
@@ -496,6 +497,7 @@ def guide_facts() -> dict[str, Any]:
         "no_boneyard": no_boneyard,
         "player_counts": tuple(sorted({p for v in all_variants for p in v.options.players})),
         "levels": levels(),
+        "timers": timers(),
         "ranked_modes": ranked,
     }
 
@@ -542,3 +544,29 @@ def setup_rows(all_variants: tuple[Variant, ...]) -> list[dict[str, Any]]:
         }
         for v in all_variants
     ]
+
+
+def duration_label(delta: timedelta) -> str:
+    """ "30 seconds", "1 minute", "5 minutes", "1 minute 30 seconds"."""
+    total = round(delta.total_seconds())
+    minutes, seconds = divmod(total, 60)
+    parts = []
+    if minutes:
+        minute_text: str = ngettext("%(n)s minute", "%(n)s minutes", minutes)
+        parts.append(minute_text % {"n": minutes})
+    if seconds or not minutes:
+        second_text: str = ngettext("%(n)s second", "%(n)s seconds", seconds)
+        parts.append(second_text % {"n": seconds})
+    return " ".join(parts)
+
+
+def timers() -> dict[str, str]:
+    """The clock of tables with several people (``games.clock``), as durations."""
+    from games import clock
+
+    return {
+        "turn": duration_label(clock.turn_time()),
+        "grace": duration_label(clock.grace_time()),
+        "abandon": duration_label(clock.abandon_time()),
+        "next_round": duration_label(clock.next_round_time()),
+    }

@@ -262,3 +262,27 @@ def test_links_to_the_guide_from_the_home_page_and_the_footer(client: Client) ->
     footer = home.one("footer")
     assert footer.select("a", href="/rules/")
     assert home.one("main").select("a", href="/rules/")
+
+
+def test_timers_come_from_the_clock_settings(client: Client, settings) -> None:
+    from rules_guide.views import guide_body
+
+    settings.TURN_SECONDS = 45
+    settings.DISCONNECT_GRACE_SECONDS = 90
+    settings.ABANDON_SECONDS = 600
+    guide_body.cache_clear()
+    try:
+        en, _ = get_page(client, "en")
+        fr, _ = get_page(client, "fr")
+    finally:
+        guide_body.cache_clear()
+    timers = en.one("ul", **{"class": "timers"})
+    assert (timers.attrs["data-turn"], timers.attrs["data-grace"], timers.attrs["data-abandon"]) == (
+        "45 seconds",
+        "1 minute 30 seconds",
+        "10 minutes",
+    )
+    assert "45 seconds" in timers.text()
+    assert "1 minute 30 seconds" in timers.text()
+    assert "10 minutes" in timers.text()
+    assert "45 secondes" in fr.one("ul", **{"class": "timers"}).text()
