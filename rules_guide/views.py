@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.gzip import gzip_page
 
 from games.engine import Tile, commit_seed
+from games.fairness import VERIFY_COMMAND
 from rules_guide import facts
 from rules_guide.examples import examples
 
@@ -77,6 +78,7 @@ def guide_context() -> dict[str, Any]:
         "targets": facts.all_targets(),
         "example_seed": EXAMPLE_SEED,
         "example_commitment": commit_seed(EXAMPLE_SEED),
+        "verify_command": VERIFY_COMMAND,
         **derived,
     }
 

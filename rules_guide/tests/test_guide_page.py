@@ -13,6 +13,7 @@ from django.utils import translation
 
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, PRESETS, TILES, rules_for
+from games.fairness import VERIFY_COMMAND
 from games.modes import RANKED_MODES
 from rules_guide import facts
 from rules_guide.links import rules_url_for
@@ -101,9 +102,7 @@ def test_french_page_has_no_english_sentence_left(client: Client) -> None:
     english = {text for text in main_en.texts() if len(text) >= 12 and " " in text}
     french = set(main_fr.texts())
     # The ranked modes' names belong to games.modes (and its catalogue), not to the guide's.
-    allowed = {"python -m games.engine.verify replay.json"} | {
-        str(mode.label) for mode in RANKED_MODES.values()
-    }
+    allowed = {f"{VERIFY_COMMAND} replay.json"} | {str(mode.label) for mode in RANKED_MODES.values()}
     leftovers = sorted((english & french) - allowed)
     assert not leftovers, leftovers
     assert len(english) > 150  # the comparison really looked at the page
@@ -286,3 +285,14 @@ def test_timers_come_from_the_clock_settings(client: Client, settings) -> None:
     assert "1 minute 30 seconds" in timers.text()
     assert "10 minutes" in timers.text()
     assert "45 secondes" in fr.one("ul", **{"class": "timers"}).text()
+
+
+def test_the_verify_command_shown_exists(client: Client) -> None:
+    import importlib.util
+
+    tree, _ = get_page(client, "en")
+    shown = tree.one(id="faq").select("pre")[0].text()
+    assert shown == f"{VERIFY_COMMAND} replay.json"
+    module = VERIFY_COMMAND.split()[-1]
+    assert VERIFY_COMMAND.startswith("python -m ")
+    assert importlib.util.find_spec(module) is not None
