@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts import ratings
 from games.modes import MODE_CHOICES
@@ -159,9 +160,9 @@ class RatingChange(models.Model):
     """One member's rating before and after one rated game."""
 
     class Outcome(models.TextChoices):
-        WIN = "win", _("Won")
-        DRAW = "draw", _("Draw")
-        LOSS = "loss", _("Lost")
+        WIN = "win", pgettext_lazy("outcome", "Won")
+        DRAW = "draw", pgettext_lazy("outcome", "Draw")
+        LOSS = "loss", pgettext_lazy("outcome", "Lost")
 
     rated_game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
     user = models.ForeignKey(

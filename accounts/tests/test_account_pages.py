@@ -128,3 +128,10 @@ def test_account_pages_speak_french(client: Client) -> None:
     html = client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<html lang="fr">' in html
     assert "Se connecter" in html
+
+
+def test_member_pages_have_french_texts(client: Client) -> None:
+    html = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Créer votre compte" in html
+    html = client.get("/leaderboard/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Personne n&#x27;est encore classé dans ce mode" in html
