@@ -134,4 +134,4 @@ def test_member_pages_have_french_texts(client: Client) -> None:
     html = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Créer votre compte" in html
     html = client.get("/leaderboard/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Personne n&#x27;est encore classé dans ce mode" in html
+    assert "Personne n'est encore classé dans ce mode" in html
