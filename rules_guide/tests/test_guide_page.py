@@ -67,6 +67,8 @@ def test_every_section_and_variant_has_its_anchor_and_contents_link(page) -> Non
     for anchor in anchors:
         assert anchor in ids, anchor
         assert f"#{anchor}" in toc_links, anchor
+    # Other pages link to these: the replay's fair-play panel (#fair), the table's clock (#timers).
+    assert {"fair", "timers"} <= ids
     # Every in-page link lands somewhere.
     for link in tree.select("a"):
         href = link.attrs.get("href", "")
