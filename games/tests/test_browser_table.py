@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +32,7 @@ from games.engine import (
     legal_actions,
     new_game,
     next_round,
+    resign,
     rules_for,
     view_for,
 )
@@ -120,7 +123,7 @@ class ScriptedTable:
     def state_frame(self) -> dict:
         view = view_for(self.state, self.seat).to_dict()
         legal = list(view["legal"])
-        if self.state.round_over and not self.state.game_over:
+        if self.seat is not None and self.state.round_over and not self.state.game_over:
             legal.append({"type": "next_round"})
         return {
             "type": "state",
@@ -177,6 +180,21 @@ class ScriptedTable:
                 {"type": "event", "seq": self.seq, "seat": None, "action": "next_round"}, self.state_frame()
             )
             self.run_computers()
+        elif kind == "resign":
+            self.state = resign(self.state, self.seat)
+            self.seq += 1
+            self.send(
+                {"type": "event", "seq": self.seq, "seat": self.seat, "action": "resign"},
+                self.state_frame(),
+                {
+                    "type": "game_over",
+                    "seq": self.seq,
+                    "scores": list(self.state.scores),
+                    "winner": self.state.winner,
+                    "reason": "resigned",
+                    "resigned": self.seat,
+                },
+            )
         elif kind in {"play", "draw", "pass"}:
             if self.refuse_next_as_stale or frame.get("seq") != self.seq:
                 self.refuse_next_as_stale = False
@@ -432,6 +450,67 @@ def test_round_over_shows_every_hand_then_the_next_round(browser, site_server) -
         page.click('#round-over [data-action="next_round"]')
         page.wait_for_function("document.getElementById('round-over').hidden")
         assert page.locator("#round-label").inner_text() == "Round 2"
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_resigning_asks_first_then_ends_the_game(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
+    try:
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        page.click('[data-action="resign"]')
+        assert not any(frame["type"] == "resign" for frame in table.received)
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click('[data-action="resign"]')
+        panel = page.locator("[data-game-over]")
+        panel.wait_for()
+        assert panel.locator(".panel-result").inner_text() == "You resigned. Computer 1 wins the game."
+        assert page.locator('[data-action="resign"]').is_hidden()
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_a_spectator_sees_every_seat_and_no_hand(browser, site_server) -> None:
+    rules = rules_for("arena", players=4, teams=True, target=100)
+    table = ScriptedTable(new_game(rules, seed=8), seat=None, seed=8)
+    config = scripted_config(4, teams=True)
+    config["seat"] = None
+    context, page, errors = open_scripted(browser, site_server, table, config, viewport=DESKTOP)
+    try:
+        page.locator("#round-over").wait_for()  # the four computers finish the round
+        assert page.locator("#players .player").count() == 4
+        assert page.locator("#me").is_hidden()
+        assert page.locator("[data-tile]").count() == 0
+        assert page.locator('[data-action="resign"]').is_hidden()
+        assert page.locator('#round-over [data-action="next_round"]').is_hidden()
+        assert page.locator("#round-over .panel-hand").count() == 4
+        pairs = page.locator("#team-scores .team-score")
+        assert pairs.count() == 2
+        assert pairs.nth(0).inner_text().startswith("Ada and Computer 2")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_turn_clock_away_badge_and_claim(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
+    try:
+        assert page.locator("#claim-win").is_hidden()
+        deadline = int(time.time() * 1000) + 65_000
+        clock = {"seat": 0, "deadline_ms": deadline, "away": [1], "claimable": False}
+        table.send({"type": "clock", "clock": clock})
+        countdown = page.locator("#me-player .player-clock")
+        countdown.wait_for()
+        assert re.fullmatch(r"1:0[0-5]", countdown.inner_text())
+        assert page.locator('#players .player[data-seat="1"] .badge--away').inner_text() == "away"
+        table.send({"type": "clock", "clock": {**clock, "seat": 1, "claimable": True}})
+        page.locator("#claim-win").wait_for()
+        assert page.locator("#claim-win").get_attribute("action") == "/table/1/claim/"
+        assert page.locator("#me-player .player-clock").count() == 0
         assert errors == []
     finally:
         context.close()

@@ -3,7 +3,7 @@
 // only authority: nothing here decides what is legal, it only shows the
 // `legal` list of the latest `state` frame.
 import {
-  announce, gameResultText, render, renderLine, roundResultText, setConnection, toast,
+  announce, gameResultText, render, renderLine, roundResultText, setConnection, tickClocks, toast,
 } from "./table_render.js";
 import { app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf } from "./table_state.js";
 import { errorText, eventText, gettext } from "./table_texts.js";
@@ -80,6 +80,10 @@ function onMessage(frame) {
       app.seq = Math.max(app.seq, frame.seq ?? 0);
       app.gameFrame = frame;
       announce(`${gettext("Game over.")} ${gameResultText(frame.winner)}`);
+      render();
+      break;
+    case "clock":
+      app.clock = frame.clock || null;
       render();
       break;
     case "spectators":
@@ -261,4 +265,5 @@ new ResizeObserver(() => {
   resizeFrame = requestAnimationFrame(renderLine);
 }).observe(els.board);
 
+setInterval(tickClocks, 1000);
 connect();

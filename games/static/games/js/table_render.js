@@ -48,6 +48,13 @@ function playerCard(seat, view, last, node = el("li")) {
   if (view.rules.teams && app.seat !== null && !isMe(seat) && seat % 2 === app.seat % 2) {
     name.append(el("span", { class: "badge badge--partner", text: gettext("partner") }));
   }
+  const clock = app.clock;
+  if (clock && clock.away && clock.away.includes(seat)) {
+    name.append(el("span", { class: "badge badge--away", text: gettext("away") }));
+  }
+  if (clock && clock.seat === seat && clock.deadline_ms && !view.round_over) {
+    name.append(el("span", { class: "player-clock", "data-deadline": clock.deadline_ms, "aria-hidden": "true" }));
+  }
   const tiles = format(ngettext("%(count)s tile", "%(count)s tiles", count), { count });
   const row = el("span", { class: "player-row" }, handBacks(count), el("span", { class: "player-count", text: tiles }));
   if (!view.rules.teams) {
@@ -185,6 +192,8 @@ export function renderHand(view) {
   els.draw.hidden = !app.legal.some((action) => action.type === "draw");
   els.pass.hidden = !app.legal.some((action) => action.type === "pass");
   els.resign.hidden = view.game_over;
+  const clock = app.clock;
+  els.claim.hidden = !(clock && clock.claimable && clock.seat !== app.seat && !view.game_over);
   els.draw.disabled = app.pending;
   els.pass.disabled = app.pending;
 }
@@ -279,6 +288,15 @@ export function renderPanels(view) {
   }
 }
 
+/** Count down the turn timers drawn by playerCard (m:ss, from the server's deadline). */
+export function tickClocks() {
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    node.classList.toggle("player-clock--short", left <= 10);
+  }
+}
+
 export function render() {
   const view = app.view;
   if (!view) {
@@ -291,6 +309,7 @@ export function render() {
   renderLine();
   renderHand(view);
   renderPanels(view);
+  tickClocks();
 }
 
 // ---------------------------------------------------------------- feedback

@@ -10,7 +10,7 @@ export const els = {
   players: $("players"), board: $("board"), line: $("line"), empty: $("board-empty"), ends: $("ends-label"),
   me: $("me"), mePlayer: $("me-player"), hand: $("hand"), hint: $("hand-hint"),
   draw: document.querySelector('[data-action="draw"]'), pass: document.querySelector('[data-action="pass"]'),
-  resign: document.querySelector('[data-action="resign"]'),
+  resign: document.querySelector('[data-action="resign"]'), claim: $("claim-win"),
   roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
@@ -20,6 +20,7 @@ export const app = {
   seat: config.seat ?? null,
   players: config.players || [],
   table: null,
+  clock: null, // the turn timer of tables with people (a `clock` frame), or null
   seq: 0,
   view: null,
   legal: [],
