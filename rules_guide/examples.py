@@ -130,8 +130,10 @@ class WorkedRound:
 
     @property
     def sum_text(self) -> str:
-        """The winner's points as the sum of the hands scored: "19 + 14"."""
-        return " + ".join(str(hand.pips) for hand in self.others)
+        """The sum that makes the winner's points, "19 + 14 = " (empty for a single hand)."""
+        if len(self.others) < 2:
+            return ""
+        return " + ".join(str(hand.pips) for hand in self.others) + " = "
 
     @property
     def pairs(self) -> tuple[str, str] | None:

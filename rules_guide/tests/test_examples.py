@@ -83,7 +83,8 @@ def test_the_blocked_round_is_won_by_the_lightest_hand_with_the_others_pips() ->
     winner = min(w.hands, key=lambda hand: hand.pips)
     assert w.result.winner == winner.seat
     assert w.result.points == sum(hand.pips for hand in w.hands) - winner.pips
-    assert w.sum_text == " + ".join(str(h.pips) for h in w.hands if h.seat != winner.seat)
+    assert w.sum_text == " + ".join(str(h.pips) for h in w.hands if h.seat != winner.seat) + " = "
+    assert ALL.closed_board.sum_text == ""  # two players: the one other hand, no sum to show
 
 
 def test_tie_examples_show_each_variants_tie_rule() -> None:
