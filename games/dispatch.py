@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from games import selectors
@@ -64,7 +64,8 @@ def _run_in_thread(game_id: int, seq: int) -> None:
     except Exception:
         logger.exception("computer turn of game %s at event %s failed", game_id, seq)
     finally:
-        close_old_connections()
+        # Pool threads are few and long-lived: hold no connection between turns.
+        connection.close()
 
 
 def queue_computer_turn(game_id: int, seq: int) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Table(models.Model):
@@ -142,12 +143,12 @@ class Move(models.Model):
     """One event of a game, numbered from 1; rows are only ever inserted."""
 
     class Kind(models.TextChoices):
-        PLAY = "play", _("Play")
-        DRAW = "draw", _("Draw")
-        PASS = "pass", _("Pass")
-        NEXT_ROUND = "next_round", _("Next round")
-        AGREE_DRAW = "agree_draw", _("Agreed draw")
-        RESIGN = "resign", _("Resign")
+        PLAY = "play", pgettext_lazy("move", "Play")
+        DRAW = "draw", pgettext_lazy("move", "Draw")
+        PASS = "pass", pgettext_lazy("move", "Pass")
+        NEXT_ROUND = "next_round", pgettext_lazy("move", "Next round")
+        AGREE_DRAW = "agree_draw", pgettext_lazy("move", "Agreed draw")
+        RESIGN = "resign", pgettext_lazy("move", "Resign")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()

@@ -1,5 +1,7 @@
 """Websocket routes of the games app."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [path("ws/table/<int:table_id>/", TableConsumer.as_asgi())]

@@ -166,13 +166,6 @@ def seat_name(seat: Seat, computer_number: int = 1) -> str:
     return pgettext("seat", "Open seat")
 
 
-LEVEL_NAMES = {
-    "easy": lambda: pgettext("level", "easy"),
-    "medium": lambda: pgettext("level", "medium"),
-    "hard": lambda: pgettext("level", "hard"),
-}
-
-
 def table_players(table: Table) -> list[dict[str, Any]]:
     """The players of a table as the page and the ``state`` frames show them
     (names in the active language)."""

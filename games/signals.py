@@ -9,3 +9,9 @@ game, after the transaction that ended it commits (the ratings listen to it).
 from django.dispatch import Signal
 
 game_finished = Signal()
+
+# A table socket opened or closed (presence, timers: accounts listens).
+# Arguments: table_id, seat (None for a spectator), user_id (or None),
+# session_key ("" if none), channel_name. Sent from a worker thread.
+table_socket_opened = Signal()
+table_socket_closed = Signal()

@@ -1,8 +1,78 @@
 """Game pages. Thin: parse, call a service or selector, render."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from games import selectors, services
+from games.forms import PlayComputerForm, preset_limits
+from games.models import Table
+from rules_guide import rules_url_for
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html")
+    return render(request, "games/home.html", _home_context(PlayComputerForm()))
+
+
+def _home_context(form: PlayComputerForm) -> dict[str, Any]:
+    return {"play_form": form, "preset_limits": preset_limits()}
+
+
+def guest_key(request: HttpRequest) -> str:
+    """The session key that identifies a guest (the session is created now
+    if the browser has none yet)."""
+    request.session["guest"] = True  # a non-empty session gets its cookie
+    if not request.session.session_key:
+        request.session.save()
+    return str(request.session.session_key)
+
+
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    form = PlayComputerForm(request.POST)
+    if not form.is_valid():
+        return render(request, "games/home.html", _home_context(form), status=400)
+    data = form.cleaned_data
+    member = request.user if request.user.is_authenticated else None
+    table = services.create_computer_table(
+        user=member,
+        guest_key="" if member is not None else guest_key(request),
+        preset=data["preset"],
+        players=data["players"],
+        teams=data["teams"],
+        target=data["target"],
+        level=data["level"],
+    )
+    return redirect("games:table", table_id=table.pk)
+
+
+def table_config(table: Table, seat: int | None) -> dict[str, Any]:
+    """What the table page's script starts from (``json_script`` "table-config")."""
+    game = table.game
+    return {
+        "tableId": table.pk,
+        "wsPath": f"/ws/table/{table.pk}/",
+        "seat": seat,
+        "players": selectors.table_players(table),
+        "rulesUrl": rules_url_for(game.preset),
+        "preset": game.preset,
+        "rules": game.rules,
+        "teams": bool(game.rules.get("teams")),
+        "ranked": table.ranked,
+        "kind": table.kind,
+        "status": table.status,
+        "commitment": game.commitment,
+    }
+
+
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The live table (also the final state of a finished game)."""
+    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+    seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
+    if not selectors.can_watch(table, seat):
+        raise Http404("private table")
+    return render(request, "games/table.html", {"table": table, "config": table_config(table, seat)})

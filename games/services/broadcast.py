@@ -8,6 +8,7 @@ up from the move log by ``seq``, so a failed send is logged, never raised.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
@@ -49,16 +50,44 @@ async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         await layer.group_send(group, message)
 
 
+# The event loop of this server process (set by the first table socket). The
+# in-memory layer's queues belong to it: a thread of our own (an in-process
+# computer turn) must send through it, or the sockets would not wake up.
+_server_loop: asyncio.AbstractEventLoop | None = None
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _server_loop
+    _server_loop = loop
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def run_on_server_loop(coroutine_function: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run an async function from sync code: on the server's event loop when
+    there is one (and this thread is not it), else with ``async_to_sync``."""
+    loop = _server_loop
+    if loop is not None and loop.is_running() and not loop.is_closed() and _running_loop() is not loop:
+        return asyncio.run_coroutine_threadsafe(coroutine_function(*args, **kwargs), loop).result(timeout=30)
+    return async_to_sync(coroutine_function)(*args, **kwargs)
+
+
 def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     try:
-        async_to_sync(_send_all)(messages)
+        run_on_server_loop(_send_all, messages)
     except Exception:
         # Already committed: the clients will resync by seq.
         logger.exception("broadcast to %s failed", messages[0][0] if messages else "?")
 
 
-def _message(seq: int, frames: list[Frame], table: Mapping[str, Any]) -> dict[str, Any]:
-    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": frames, "table": dict(table)}
+def _message(seq: int, frames: list[Frame], table: Mapping[str, Any], *, snapshot: bool = False) -> dict[str, Any]:
+    # A snapshot (game start, abort) is sent even to a socket already at ``seq``.
+    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": frames, "table": dict(table), "snapshot": snapshot}
 
 
 def broadcast_move(
@@ -92,10 +121,21 @@ def broadcast_snapshot(
 ) -> None:
     """Send every viewer their whole state (a game starts, a table fact changes)."""
     messages = [
-        (viewer_group(table_id, viewer), _message(seq, snapshot_frames(seq, state, viewer, humans), table))
+        (
+            viewer_group(table_id, viewer),
+            _message(seq, snapshot_frames(seq, state, viewer, humans), table, snapshot=True),
+        )
         for viewer in _viewers(state.rules.players)
     ]
     _send(messages)
+
+
+async def send_notice(*, table_id: int, players: int, frame: Frame, table: Mapping[str, Any] | None = None) -> None:
+    """``broadcast_notice`` from async code (a consumer)."""
+    message: dict[str, Any] = {"type": NOTICE_MESSAGE, "frame": frame}
+    if table is not None:
+        message["table"] = dict(table)
+    await _send_all([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])
 
 
 def broadcast_notice(*, table_id: int, players: int, frame: Frame, table: Mapping[str, Any]) -> None:

@@ -9,10 +9,11 @@ class GameError(Exception):
 
     code = "illegal"
 
-    def __init__(self, message: str, *, reason: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, reason: str = "", detail: str = "") -> None:
+        super().__init__(f"{message} ({detail})" if detail else message)
         self.message = message
         self.reason = reason or self.code
+        self.detail = detail
 
 
 class StaleSeq(GameError):

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.engine import (
@@ -48,6 +49,8 @@ class Outcome:
     payload: Mapping[str, Any]
     state: State
     humans: frozenset[int] = field(default_factory=frozenset)
+    # The live table facts after the move (selectors.table_facts).
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -76,13 +79,13 @@ def _lock(game_id: int, *, expected_seq: int | None = None) -> _Locked:
     Refuses a game that is not live and (if given) a stale ``expected_seq``."""
     game = Game.objects.select_for_update(of=("self",)).select_related("table").filter(pk=game_id).first()
     if game is None:
-        raise GameNotLive("This game does not exist.", reason="no_game")
+        raise GameNotLive(_("This game does not exist."), reason="no_game")
     state = selectors.game_state(game)
     if state is None or game.table.status != Table.Status.PLAYING or game.finished:
-        raise GameNotLive("This game is not being played.", reason="not_live")
+        raise GameNotLive(_("This game is not being played."), reason="not_live")
     if expected_seq is not None and expected_seq != game.seq:
         raise StaleSeq(
-            f"Your game is out of date (event {expected_seq}, the table is at {game.seq}): sync first.",
+            _("Your game is out of date (the table is at event %(seq)s): sync first.") % {"seq": game.seq},
             current=game.seq,
         )
     seats = selectors.table_seat_info(game.table_id)
@@ -91,8 +94,9 @@ def _lock(game_id: int, *, expected_seq: int | None = None) -> _Locked:
 
 def _engine_error(error: IllegalAction) -> Exception:
     if error.code == "not_your_turn":
-        return NotYourTurn("It is not your turn.", reason=error.code)
-    return IllegalMove(error.reason, reason=error.code)
+        return NotYourTurn(_("It is not your turn."), reason=error.code)
+    # The engine's reason (English) travels as the detail.
+    return IllegalMove(_("This move is not allowed."), reason=error.code, detail=error.reason)
 
 
 def _record(
@@ -113,8 +117,8 @@ def _record(
         finish_game(game=game, table=table, state=new_state)
         fields += ["result", "winner", "finished_at"]
     game.save(update_fields=fields)
-    outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans)
     facts = selectors.table_facts(table, game)
+    outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts)
     transaction.on_commit(
         lambda: broadcast.broadcast_move(
             table_id=outcome.table_id,
@@ -162,7 +166,7 @@ def finish_game(*, game: Game, table: Table, state: State) -> None:
 
 def _check_seat(locked: _Locked, seat: int | None) -> int:
     if seat is None or not 0 <= seat < locked.state.rules.players:
-        raise NotSeated("You have no seat at this table.")
+        raise NotSeated(_("You have no seat at this table."))
     return seat
 
 
@@ -181,7 +185,7 @@ def play_move(
     how a computer chose the move ({"level", "budget_ms"}): with the game's
     seed it lets anyone recompute the move once the game is over (games.fairness)."""
     if action.seat != seat:
-        raise NotYourTurn("This action is not for your seat.", reason="wrong_seat")
+        raise NotYourTurn(_("This action is not for your seat."), reason="wrong_seat")
     with transaction.atomic():
         locked = _lock(game_id, expected_seq=expected_seq)
         _check_seat(locked, seat)
@@ -216,7 +220,7 @@ def start_next_round(*, game_id: int, seat: int | None, expected_seq: int | None
         if seat is not None:
             _check_seat(locked, seat)
             if seat not in locked.seats.humans:
-                raise NotSeated("Only a player may start the next round.")
+                raise NotSeated(_("Only a player may start the next round."))
         try:
             after = next_round(locked.state)
         except IllegalAction as error:
@@ -247,9 +251,9 @@ def offer_draw(*, game_id: int, seat: int) -> Outcome | DrawOffer:
         _check_seat(locked, seat)
         humans = locked.seats.humans
         if seat not in humans:
-            raise NotSeated("Only a player may offer a draw.")
+            raise NotSeated(_("Only a player may offer a draw."))
         if len(humans) < 2:
-            raise NotAllowed("The computer does not accept draws.", reason="computer_table")
+            raise NotAllowed(_("The computer does not accept draws."), reason="computer_table")
         game = locked.game
         offers = sorted(set(game.draw_offers) | {seat})
         if set(offers) >= humans:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import selectors
 from games.ai import LEVELS
@@ -151,10 +152,10 @@ def start_game(*, table: Table) -> Game:
             return game
         locked_table = Table.objects.select_for_update().get(pk=table.pk)
         if locked_table.status != Table.Status.WAITING:
-            raise GameNotLive("This table is closed.")
+            raise GameNotLive(_("This table is closed."))
         seats = list(Seat.objects.filter(table_id=table.pk))
         if any(seat.kind == "open" for seat in seats):
-            raise NotAllowed("Every seat must be taken before the game starts.", reason="open_seats")
+            raise NotAllowed(_("Every seat must be taken before the game starts."), reason="open_seats")
         state = new_game(selectors.game_rules(game), game.seed)
         now = timezone.now()
         game.state = dump_state(state)

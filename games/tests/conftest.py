@@ -30,3 +30,9 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
     messages: list[tuple[str, dict]] = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: messages.extend(batch))
     return messages
+
+
+@pytest.fixture
+def no_sweeper(settings: Any) -> None:
+    """No background sweep of stalled games during the test."""
+    settings.GAMES_SWEEP_SECONDS = 0

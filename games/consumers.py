@@ -1,0 +1,382 @@
+"""The table websocket ``/ws/table/<id>/`` (docs/protocol.md).
+
+Thin: it finds who is watching (a member by account, a guest by session key,
+else a spectator), parses each frame, calls a service in a worker thread, and
+forwards the frames the services broadcast to its group. A player is always
+their seat, in every tab. The database is the truth: a socket that misses a
+broadcast (a gap in ``seq``) catches up from the move log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games import dispatch, hints, selectors, services
+from games.engine import action_from_json
+from games.frames import Frame, move_frames
+from games.models import Game, Table
+from games.services import broadcast
+from games.signals import table_socket_closed, table_socket_opened
+
+logger = logging.getLogger(__name__)
+
+# A frame longer than this is refused unread (a client frame is < 100 bytes).
+MAX_FRAME_CHARS = 4096
+# Token bucket per socket: RATE_PER_SECOND frames on average, bursts of RATE_BURST.
+RATE_PER_SECOND = 8.0
+RATE_BURST = 16.0
+# A socket that keeps flooding after this many refused frames in a row is closed.
+FLOOD_CLOSE_AFTER = 200
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+CLOSE_FLOOD = 4429
+SPECTATORS_TTL = 6 * 3600
+
+ACTION_TYPES = ("play", "draw", "pass")
+
+
+def spectators_key(table_id: int) -> str:
+    return f"games:table:{table_id}:spectators"
+
+
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language of the page that opened the socket: the language cookie,
+    else the browser's Accept-Language, else the default."""
+    headers = dict(scope.get("headers") or [])
+    supported = [code for code, _name in settings.LANGUAGES]
+    cookie = headers.get(b"cookie", b"").decode("latin-1")
+    for part in cookie.split(";"):
+        name, _sep, value = part.strip().partition("=")
+        if name == settings.LANGUAGE_COOKIE_NAME and value in supported:
+            return value
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for item in accept.split(","):
+        code = item.split(";")[0].strip().lower()
+        for candidate in (code, code.split("-")[0]):
+            if candidate in supported:
+                return candidate
+    return settings.LANGUAGE_CODE
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    table_id: int
+    game_id: int | None
+    seat: int | None
+    group: str | None = None
+    sent_seq: int = -1
+    players: list[dict[str, Any]]
+    facts: dict[str, Any]
+    spectators: int = 0
+    humans: frozenset[int]
+    language: str
+
+    # -- connection ------------------------------------------------------------
+
+    async def connect(self) -> None:
+        broadcast.remember_server_loop(asyncio.get_running_loop())
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.language = socket_language(self.scope)
+        self.tokens = RATE_BURST
+        self.refilled = time.monotonic()
+        self.refused_in_a_row = 0
+        self.limited_at = 0.0
+        session = self.scope.get("session")
+        guest_key = session.session_key if session is not None else None
+        found = await database_sync_to_async(self._find_viewer)(self.scope.get("user"), guest_key)
+        await self.accept()
+        if not found:
+            with translation.override(self.language):
+                if found is None:
+                    await self.send_error("not_found", _("There is no such table."))
+                else:
+                    await self.send_error("not_allowed", _("This table is private."))
+            await self.close(code=CLOSE_NOT_FOUND if found is None else CLOSE_FORBIDDEN)
+            return
+        self.group = broadcast.viewer_group(self.table_id, self.seat)
+        # Join before reading the state: nothing can fall between the two.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.seat is None:
+            await self._count_spectator(+1)
+        else:
+            self.spectators = max(0, int(await cache.aget(spectators_key(self.table_id), 0)))
+        await self._send_sync(None)
+        await database_sync_to_async(self._after_connect)()
+
+    def _find_viewer(self, user: Any, guest_key: str | None) -> bool | None:
+        """Load the table and the viewer's seat: None if there is no such
+        table, False if the viewer may not watch it."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        self.seat = selectors.viewer_seat(table, user=user, guest_key=guest_key)
+        if not selectors.can_watch(table, self.seat):
+            return False
+        game = Game.objects.filter(table=table).first()
+        self.game_id = None if game is None else game.pk
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.guest_key = guest_key or ""
+        self.humans = selectors.table_seat_info(table.pk).humans
+        with translation.override(self.language):
+            self.players = selectors.table_players(table)
+        self.facts = {} if game is None else selectors.table_facts(table, game)
+        self.commitment = "" if game is None else game.commitment
+        self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0)
+        return True
+
+    def _after_connect(self) -> None:
+        table_socket_opened.send(
+            sender=TableConsumer,
+            table_id=self.table_id,
+            seat=self.seat,
+            user_id=self.user_id,
+            session_key=self.guest_key,
+            channel_name=self.channel_name,
+        )
+        if self.game_id is not None:
+            # After a restart, the computer's pending turn is queued again.
+            dispatch.resume_game(self.game_id)
+        dispatch.start_embedded_sweeper()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is None:
+            return
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is None:
+            await self._count_spectator(-1)
+        await database_sync_to_async(table_socket_closed.send)(
+            sender=TableConsumer,
+            table_id=self.table_id,
+            seat=self.seat,
+            user_id=self.user_id,
+            session_key=self.guest_key,
+            channel_name=self.channel_name,
+        )
+        self.group = None
+
+    async def _count_spectator(self, delta: int) -> None:
+        key = spectators_key(self.table_id)
+        await cache.aadd(key, 0, timeout=SPECTATORS_TTL)
+        try:
+            count = await cache.aincr(key, delta)
+        except ValueError:  # expired between the two calls
+            await cache.aset(key, max(delta, 0), timeout=SPECTATORS_TTL)
+            count = max(delta, 0)
+        if count < 0:
+            await cache.aset(key, 0, timeout=SPECTATORS_TTL)
+            count = 0
+        self.spectators = count
+        frame = {"type": "spectators", "count": count}
+        await broadcast.send_notice(table_id=self.table_id, players=len(self.players), frame=frame)
+
+    # -- frames out ------------------------------------------------------------
+
+    def table_object(self) -> dict[str, Any]:
+        return {**self.table_static, "players": self.players, "spectators": self.spectators, **self.facts}
+
+    async def send_frames(self, frames: list[Frame]) -> None:
+        for frame in frames:
+            if frame["type"] == "state":
+                # ``commitment``: SHA-256 of the seed, fixed before the deal (games.fairness).
+                frame = {**frame, "table": self.table_object(), "commitment": self.commitment}
+            await self.send_json(frame)
+
+    async def send_error(self, code: str, message: str, **extra: Any) -> None:
+        await self.send_json({"type": "error", "code": code, "message": message, **extra})
+
+    async def _send_sync(self, after: int | None) -> None:
+        """Send the catch-up after event ``after`` (None: a fresh state)."""
+        frames, seq = await database_sync_to_async(self._sync_frames)(after)
+        await self.send_frames(frames)
+        self.sent_seq = seq
+
+    def _sync_frames(self, after: int | None) -> tuple[list[Frame], int]:
+        game = None if self.game_id is None else Game.objects.select_related("table").filter(pk=self.game_id).first()
+        if game is None or game.state is None:
+            # A table still waiting for its players: no view yet.
+            empty = {"type": "state", "seq": 0, "view": None, "legal": []}
+            if game is not None:
+                self.facts = selectors.table_facts(game.table, game)
+            return [empty], 0
+        self.facts = selectors.table_facts(game.table, game)
+        frames = selectors.sync_frames(game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans)
+        return frames, game.seq
+
+    # -- group messages (sent by games.services.broadcast) ----------------------
+
+    async def table_frames(self, message: dict[str, Any]) -> None:
+        seq = message["seq"]
+        snapshot = message.get("snapshot", False)
+        if seq < self.sent_seq or (seq == self.sent_seq and not snapshot):
+            return  # already sent (this socket's own move, or a sync)
+        if seq > self.sent_seq + 1 and not snapshot:
+            await self._send_sync(self.sent_seq)  # a broadcast was lost: catch up
+            return
+        self.facts = {**self.facts, **message.get("table", {})}
+        await self.send_frames(message["frames"])
+        self.sent_seq = seq
+
+    async def table_notice(self, message: dict[str, Any]) -> None:
+        frame = message["frame"]
+        if frame.get("type") == "spectators":
+            self.spectators = frame["count"]
+        self.facts = {**self.facts, **message.get("table", {})}
+        await self.send_json(frame)
+
+    # -- frames in -------------------------------------------------------------
+
+    def _take_token(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
+        self.refilled = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.refused_in_a_row = 0
+            return True
+        return False
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        if not self._take_token():
+            self.refused_in_a_row += 1
+            if self.refused_in_a_row >= FLOOD_CLOSE_AFTER:
+                await self.close(code=CLOSE_FLOOD)
+                return
+            now = time.monotonic()
+            if now - self.limited_at >= 1.0:  # one warning a second, not one per frame
+                self.limited_at = now
+                with translation.override(self.language):
+                    await self.send_error("rate_limited", _("Too many messages: slow down."))
+            return
+        with translation.override(self.language):
+            if text_data is None:
+                await self.send_error("bad_frame", _("Send JSON text frames."), reason="binary")
+                return
+            if len(text_data) > MAX_FRAME_CHARS:
+                await self.send_error("bad_frame", _("This message is too long."), reason="too_large")
+                return
+            try:
+                content = json.loads(text_data)
+            except ValueError:
+                await self.send_error("bad_frame", _("This message is not valid JSON."), reason="json")
+                return
+            if not isinstance(content, dict):
+                await self.send_error("bad_frame", _("A message is a JSON object with a type."), reason="shape")
+                return
+            await self.receive_json(content)
+
+    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
+        kind = content.get("type")
+        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await self.send_error("bad_frame", _("Unknown message type."), reason="unknown_type")
+            return
+        await handler(self, content)
+
+    def _seq_of(self, content: dict[str, Any], *, required: bool) -> int | bool | None:
+        seq = content.get("seq")
+        if seq is None and not required:
+            return None
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            return False
+        return seq
+
+    async def _need_seat(self) -> bool:
+        if self.seat is None or self.game_id is None:
+            await self.send_error("not_seated", _("You are watching this table: only its players can play."))
+            return False
+        return True
+
+    async def handle_action(self, content: dict[str, Any]) -> None:
+        if not await self._need_seat():
+            return
+        seq = self._seq_of(content, required=True)
+        if seq is False or seq is None:
+            await self.send_error("bad_frame", _("Say which event you have seen last (seq)."), reason="seq")
+            return
+        try:
+            action = action_from_json(content, self.seat)
+        except ValueError:
+            await self.send_error("bad_frame", _("This move is not well formed."), reason="action")
+            return
+        await self._call(services.play_move, game_id=self.game_id, seat=self.seat, action=action, expected_seq=seq)
+
+    async def handle_next_round(self, content: dict[str, Any]) -> None:
+        if not await self._need_seat():
+            return
+        seq = self._seq_of(content, required=False)
+        if seq is False:
+            await self.send_error("bad_frame", _("seq must be a number."), reason="seq")
+            return
+        await self._call(services.start_next_round, game_id=self.game_id, seat=self.seat, expected_seq=seq)
+
+    async def handle_offer_draw(self, content: dict[str, Any]) -> None:
+        if await self._need_seat():
+            await self._call(services.offer_draw, game_id=self.game_id, seat=self.seat)
+
+    async def handle_resign(self, content: dict[str, Any]) -> None:
+        if await self._need_seat():
+            await self._call(services.resign, game_id=self.game_id, seat=self.seat)
+
+    async def handle_sync(self, content: dict[str, Any]) -> None:
+        seq = self._seq_of(content, required=False)
+        if seq is False:
+            await self.send_error("bad_frame", _("seq must be a number."), reason="seq")
+            return
+        await self._send_sync(seq)
+
+    async def handle_hint(self, content: dict[str, Any]) -> None:
+        if await self._need_seat():
+            await self.send_json(await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language))
+
+    async def handle_ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong", "seq": self.sent_seq})
+
+    HANDLERS: dict[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
+        "play": handle_action,
+        "draw": handle_action,
+        "pass": handle_action,
+        "next_round": handle_next_round,
+        "offer_draw": handle_offer_draw,
+        "resign": handle_resign,
+        "sync": handle_sync,
+        "ping": handle_ping,
+        "hint": handle_hint,
+    }
+
+    async def _call(self, service: Callable[..., Any], **kwargs: Any) -> None:
+        """Run a game service; answer its refusal with an ``error`` frame, or
+        send this socket its own frames of the move at once."""
+        language = self.language
+
+        def run() -> Any:
+            with translation.override(language):
+                return service(**kwargs)
+
+        try:
+            outcome = await database_sync_to_async(run)()
+        except services.StaleSeq as error:
+            await self.send_error(error.code, error.message, reason=error.reason, seq=error.current)
+            return
+        except services.GameError as error:
+            extra = {"detail": error.detail} if error.detail else {}
+            await self.send_error(error.code, error.message, reason=error.reason, **extra)
+            return
+        if isinstance(outcome, services.Outcome) and outcome.seq == self.sent_seq + 1:
+            # The group broadcast follows; this socket skips it by seq.
+            self.facts = {**self.facts, **outcome.facts}
+            frames = move_frames(
+                outcome.seq, outcome.kind, outcome.seat, outcome.payload, outcome.state, self.seat, outcome.humans
+            )
+            await self.send_frames(frames)
+            self.sent_seq = outcome.seq

@@ -1,0 +1,126 @@
+"""The home form, /play/computer/ and the table page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Table
+from games.tests.factories import UserFactory, make_table
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
+
+FORM = {"preset": "classic-draw", "players": "3", "target": "100", "level": "easy"}
+
+
+def config_of(response) -> dict:
+    html = response.content.decode()
+    start = html.index('<script id="table-config" type="application/json">') + len(
+        '<script id="table-config" type="application/json">'
+    )
+    return json.loads(html[start : html.index("</script>", start)])
+
+
+def test_home_shows_the_play_the_computer_form(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert 'action="/play/computer/"' in html
+    for name in ("preset", "players", "teams", "target", "level"):
+        assert f'name="{name}"' in html
+    limits = html[html.index('id="preset-limits"') :]
+    assert '"duel-block": {"players": [2]' in limits
+
+
+def test_a_guest_gets_a_table_and_a_session(client: Client) -> None:
+    response = client.post("/play/computer/", FORM)
+    table = Table.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/table/{table.pk}/"
+    key = client.cookies["sessionid"].value
+    seats = list(table.seats.order_by("number"))
+    assert seats[0].guest_key == key
+    assert seats[0].user is None
+    assert [s.level for s in seats] == ["", "easy", "easy"]
+    game = Game.objects.get(table=table)
+    assert game.preset == "classic-draw"
+    assert game.rules["players"] == 3
+    assert game.rules["target"] == 100
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    config = config_of(page)
+    assert config["seat"] == 0
+    assert config["tableId"] == table.pk
+    assert config["wsPath"] == f"/ws/table/{table.pk}/"
+    assert config["commitment"] == game.commitment
+    assert config["ranked"] is False
+    assert config["teams"] is False
+    assert config["rulesUrl"] == "/rules/#variant-classic-draw"
+    assert [(p["seat"], p["kind"], p["level"]) for p in config["players"]] == [
+        (0, "human", None), (1, "computer", "easy"), (2, "computer", "easy")
+    ]
+    assert game.seed not in page.content.decode()
+
+
+def test_pairs_with_the_teams_checkbox(client: Client) -> None:
+    client.post("/play/computer/", {**FORM, "preset": "arena", "players": "4", "teams": "on", "target": "0"})
+    game = Game.objects.get()
+    assert game.rules["teams"] is True
+    assert game.rules["players"] == 4
+    assert game.rules["target"] == 0
+
+
+def test_a_member_takes_the_seat_by_account(client: Client) -> None:
+    user = UserFactory()
+    client.force_login(user)
+    client.post("/play/computer/", {**FORM, "players": "2"})
+    seat = Table.objects.get().seats.get(number=0)
+    assert seat.user == user
+    assert seat.guest_key == ""
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"preset": "duel-block", "players": "3", "target": "0"}, "players"),
+        ({"preset": "classic-draw", "target": "0"}, "target"),
+        ({"preset": "classic-draw", "players": "4", "teams": "on"}, "teams"),
+        ({"preset": "arena", "players": "2", "teams": "on"}, "teams"),
+        ({"preset": "nonsense"}, "preset"),
+        ({"level": "grandmaster"}, "level"),
+        ({"players": "5"}, "players"),
+    ],
+)
+def test_choices_the_variant_does_not_allow_are_refused(client: Client, changes: dict, field: str) -> None:
+    response = client.post("/play/computer/", {**FORM, **changes})
+    assert response.status_code == 400
+    assert field in response.context["play_form"].errors
+    assert not Table.objects.exists()
+
+
+def test_play_computer_is_post_only(client: Client) -> None:
+    assert client.get("/play/computer/").status_code == 405
+
+
+def test_a_spectator_sees_a_public_table_and_nobody_sees_a_private_one(client: Client) -> None:
+    public = make_table()
+    assert config_of(client.get(f"/table/{public.pk}/"))["seat"] is None
+    private = make_table(public=False)
+    assert client.get(f"/table/{private.pk}/").status_code == 404
+    assert client.get("/table/424242/").status_code == 404
+
+
+def test_a_finished_table_still_renders(client: Client) -> None:
+    table = make_table()
+    services.resign(game_id=table.game.pk, seat=0)
+    response = client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 200
+    assert config_of(response)["status"] == "finished"
+
+
+def test_french_labels(client: Client) -> None:
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Niveau de l\u2019ordinateur" in html
+    assert "Variante" in html
