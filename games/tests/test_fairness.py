@@ -20,9 +20,17 @@ from games.tests.factories import (
     MemberSeatFactory,
     make_table,
 )
-from games.tests.sockets import new_session_key
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
+
+
+def new_session_key() -> str:
+    """A saved guest session (what a browser gets from its first page)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session.create()
+    return str(session.session_key)
 
 
 def finish(game: Game, *, rng: random.Random | None = None) -> list[str]:
@@ -153,11 +161,12 @@ def test_replay_json_is_refused_before_the_end_and_published_after() -> None:
 
 def test_a_private_tables_replay_is_for_its_players_only() -> None:
     key = new_session_key()
-    table = make_table(
-        preset="duel-block",
-        public=False,
-        seats=[services.SeatSpec(guest_key=key), ComputerSeatFactory.build()],
-    )
+    with TestCase.captureOnCommitCallbacks(execute=True):  # the computer may move first
+        table = make_table(
+            preset="duel-block",
+            public=False,
+            seats=[services.SeatSpec(guest_key=key), ComputerSeatFactory.build()],
+        )
     game = Game.objects.get(table=table)
     finish(game)
     url = f"/table/{table.pk}/replay.json"

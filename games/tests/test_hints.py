@@ -12,7 +12,7 @@ from games.engine import PRESETS, Play, Tile, apply_action, dump_state, legal_ac
 from games.models import Game, Table
 from games.tests.engine.helpers import ts
 from games.tests.factories import make_table
-from games.tests.sockets import new_session_key
+from games.tests.test_fairness import new_session_key
 
 HANDS_A = [ts("6-6 5-5 6-5 4-1 1-1 0-0 2-2"), ts("6-4 4-4 3-3 2-3 1-3 0-3 2-4")]
 # Seat 1 holds other tiles: seat 0 cannot tell the two deals apart.

@@ -12,8 +12,7 @@ from games import dispatch, review, services, tasks
 from games.engine import PRESETS, Play, Tile, new_game, view_for
 from games.models import Game, GameReview, Move, Table
 from games.tests.factories import make_table
-from games.tests.sockets import new_session_key
-from games.tests.test_fairness import finish
+from games.tests.test_fairness import finish, new_session_key
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
 
