@@ -93,8 +93,7 @@ def _start_round(
     scores: tuple[int, ...],
 ) -> State:
     state = _new_object(State)
-    state._d = (rules, seed, round_no, hand_bits, pile, 0, -1, -1, 0, None, opener, opener, scores,
-         None, False, False, None, None, None)  # fmt: skip
+    state._d = ((rules, seed, round_no, pile, opener, scores), hand_bits, 0, -1, -1, 0, None, opener, None)
     return state
 
 

@@ -7,6 +7,7 @@ to bit operations on the state's fields and interned action objects.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 from .actions import DRAWS, PASSES, PLAYS, Action, Draw, End, Pass, Play
 from .errors import IllegalAction
@@ -54,19 +55,20 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     game); else Pass. Empty when the round or game is over.
     """
     data = state._d
-    seat = data[10]
+    seat = data[7]
     if seat is None:
         return ()
-    hand = data[3][seat]
-    left = data[6]
-    right = data[7]
+    hand = data[1][seat]
+    left = data[3]
+    right = data[4]
     if left < 0:
         key = hand << 9 | 7 << 5 | seat  # opening: any tile, on the left (left code 7)
         bits = hand
     else:
         bits = hand & _NEED[left * 7 + right]
         if not bits:
-            if data[0].draw and data[5] < len(data[4]):
+            core = data[0]
+            if core[0].draw and data[2] < len(core[3]):
                 return (DRAWS[seat],)
             return (PASSES[seat],)
         key = bits << 9 | left << 5 | right << 2 | seat
@@ -97,6 +99,12 @@ def _compute_plays(seat: int, bits: int, left: int, right: int) -> tuple[Action,
     return tuple(out)
 
 
+def _refuse_finished(state: State) -> NoReturn:
+    if state.game_over:
+        raise IllegalAction("the game is over", code="game_over")
+    raise IllegalAction("the round is over", code="round_over")
+
+
 def apply_action(state: State, action: Action) -> State:
     """The state after ``action``; the given state is unchanged.
 
@@ -105,12 +113,9 @@ def apply_action(state: State, action: Action) -> State:
     a draw or pass while a tile fits, a draw from an empty boneyard or in the
     block game, a pass while the boneyard has tiles.
     """
-    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, seat, opener, scores,
-     _result, _round_over, game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
+    core, hands, drawn, left, right, table, log, seat, _ending = state._d
     if seat is None:
-        if game_over:
-            raise IllegalAction("the game is over", code="game_over")
-        raise IllegalAction("the round is over", code="round_over")
+        _refuse_finished(state)
     cls = type(action)
     if cls is not Play:
         if cls is not Draw and cls is not Pass:
@@ -155,60 +160,31 @@ def apply_action(state: State, action: Action) -> State:
     table |= bit
     log = (seat, PLAY, index, 1 if on_right else 0, left, right, log)
     if not hand:  # domino!
-        return finish_round(
-            rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log, opener, scores, seat
-        )
+        return finish_round(core, hands, drawn, new_left, new_right, table, log, seat)
+    rules = core[0]
     if new_left == new_right and rules.closed_board:
         mask = NUMBER_MASKS[new_left]
         if table & mask == mask:
-            return finish_round(
-                rules,
-                seed,
-                round_no,
-                hands,
-                pile,
-                drawn,
-                new_left,
-                new_right,
-                table,
-                log,
-                opener,
-                scores,
-                None,
-            )
-    if drawn == len(pile) or not rules.draw:
+            return finish_round(core, hands, drawn, new_left, new_right, table, log, None)
+    if drawn == len(core[3]) or not rules.draw:
         need = _NEED[new_left * 7 + new_right]
         for bits in hands:
             if bits & need:
                 break
         else:
-            return finish_round(
-                rules,
-                seed,
-                round_no,
-                hands,
-                pile,
-                drawn,
-                new_left,
-                new_right,
-                table,
-                log,
-                opener,
-                scores,
-                None,
-            )
+            return finish_round(core, hands, drawn, new_left, new_right, table, log, None)
     seat += 1
     if seat == rules.players:
         seat = 0
     state = _new_object(State)
-    state._d = (rules, seed, round_no, hands, pile, drawn, new_left, new_right, table, log,
-         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
+    state._d = (core, hands, drawn, new_left, new_right, table, log, seat, None)
     return state
 
 
 def _draw(state: State, seat: int) -> State:
-    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, _to_move, opener, scores,
-     _result, _round_over, _game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
+    core, hands, drawn, left, right, table, log, _to_move, _ending = state._d
+    rules = core[0]
+    pile = core[3]
     if not rules.draw:
         raise IllegalAction("there is no drawing in the block game")
     if drawn >= len(pile):
@@ -228,23 +204,20 @@ def _draw(state: State, seat: int) -> State:
             if bits & need:
                 break
         else:
-            return finish_round(
-                rules, seed, round_no, hands, pile, drawn, left, right, table, log, opener, scores, None
-            )
+            return finish_round(core, hands, drawn, left, right, table, log, None)
     state = _new_object(State)
-    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
+    state._d = (core, hands, drawn, left, right, table, log, seat, None)
     return state
 
 
 def _pass(state: State, seat: int) -> State:
-    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, _to_move, opener, scores,
-     _result, _round_over, _game_over, _winner, _reason, _resigned) = state._d  # fmt: skip
+    core, hands, drawn, left, right, table, log, _to_move, _ending = state._d
+    rules = core[0]
     if left < 0:
         raise IllegalAction("the opener must lay a tile: no passing")
     if hands[seat] & _NEED[left * 7 + right]:
         raise IllegalAction("a tile of the hand fits: it must be played, no passing")
-    if rules.draw and drawn < len(pile):
+    if rules.draw and drawn < len(core[3]):
         raise IllegalAction("the boneyard has tiles: draw instead of passing")
     log = (seat, PASS, -1, -1, left, right, log)
     seat += 1
@@ -252,6 +225,5 @@ def _pass(state: State, seat: int) -> State:
         seat = 0
     # a pass changes no hand, end or boneyard: the round cannot become blocked here
     state = _new_object(State)
-    state._d = (rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-         seat, opener, scores, None, False, False, None, None, None)  # fmt: skip
+    state._d = (core, hands, drawn, left, right, table, log, seat, None)
     return state

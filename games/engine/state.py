@@ -27,27 +27,14 @@ PLAY, DRAW, PASS = 0, 1, 2
 _ENDS = (End.LEFT, End.RIGHT)
 
 
-StateData = tuple[
-    Rules,  # 0 rules
-    Seed,  # 1 seed
-    int,  # 2 round
-    tuple[int, ...],  # 3 hand_bits
-    tuple[int, ...],  # 4 pile
-    int,  # 5 drawn
-    int,  # 6 left_end
-    int,  # 7 right_end
-    int,  # 8 table_bits
-    LogNode | None,  # 9 log
-    int | None,  # 10 to_move
-    int,  # 11 opener
-    tuple[int, ...],  # 12 scores
-    RoundResult | None,  # 13 round_result
-    bool,  # 14 round_over
-    bool,  # 15 game_over
-    int | None,  # 16 winner
-    str | None,  # 17 end_reason
-    int | None,  # 18 resigned
-]
+# What stays the same through a round: rules, seed, round number, the undealt
+# pile (indices, drawing order), the opener and the scores at the round's start.
+Core = tuple[Rules, Seed, int, tuple[int, ...], int, tuple[int, ...]]
+# How the round or game ended: round_result, round_over, game_over, winner,
+# end_reason, resigned. None while the round is being played.
+Ending = tuple[RoundResult | None, bool, bool, int | None, str | None, int | None]
+# The state: core, hand bits, drawn, left end, right end, table bits, log, to_move, ending.
+StateData = tuple[Core, tuple[int, ...], int, int, int, int, "LogNode | None", int | None, Ending | None]
 
 FIELDS: tuple[str, ...] = (
     "rules",
@@ -70,6 +57,7 @@ FIELDS: tuple[str, ...] = (
     "end_reason",
     "resigned",
 )
+"""The public fields, in the order of ``make_state``'s arguments."""
 
 
 class State:
@@ -99,7 +87,7 @@ class State:
 
     def _replace(self, **changes: object) -> State:
         """A copy with some fields changed (engine internal)."""
-        values: list[Any] = list(self._d)
+        values: list[Any] = [getattr(self, name) for name in FIELDS]
         for name, value in changes.items():
             values[_FIELD_INDEX[name]] = value
         return make_state(*values)
@@ -107,97 +95,103 @@ class State:
     @property
     def rules(self) -> Rules:
         """The game's Rules."""
-        return self._d[0]
+        return self._d[0][0]
 
     @property
     def seed(self) -> Seed:
         """The game's seed (server side only)."""
-        return self._d[1]
+        return self._d[0][1]
 
     @property
     def round(self) -> int:
         """The round number, 1-based."""
-        return self._d[2]
+        return self._d[0][2]
 
     @property
     def hand_bits(self) -> tuple[int, ...]:
         """Each seat's hand as a 28-bit set (engine internal; see ``hands``)."""
-        return self._d[3]
+        return self._d[1]
 
     @property
     def pile(self) -> tuple[int, ...]:
         """The round's undealt tiles in drawing order, as indices (engine internal)."""
-        return self._d[4]
+        return self._d[0][3]
 
     @property
     def drawn(self) -> int:
         """How many tiles of ``pile`` have been drawn (engine internal)."""
-        return self._d[5]
+        return self._d[2]
 
     @property
     def left_end(self) -> int:
         """The number on the left end, -1 before the first tile (see ``ends``)."""
-        return self._d[6]
+        return self._d[3]
 
     @property
     def right_end(self) -> int:
         """The number on the right end, -1 before the first tile (see ``ends``)."""
-        return self._d[7]
+        return self._d[4]
 
     @property
     def table_bits(self) -> int:
         """The tiles on the line as a 28-bit set (engine internal)."""
-        return self._d[8]
+        return self._d[5]
 
     @property
     def log(self) -> LogNode | None:
         """This round's actions, newest first, as linked tuples (see ``history``)."""
-        return self._d[9]
+        return self._d[6]
 
     @property
     def to_move(self) -> int | None:
         """The seat to act; None when the round or the game is over."""
-        return self._d[10]
+        return self._d[7]
 
     @property
     def opener(self) -> int:
         """The seat that opened this round."""
-        return self._d[11]
+        return self._d[0][4]
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Game scores by seat, or by pair (two entries) with teams."""
-        return self._d[12]
+        return self._d[0][5]
 
     @property
     def round_result(self) -> RoundResult | None:
         """How the round ended (None while it is on)."""
-        return self._d[13]
+        ending = self._d[8]
+        return None if ending is None else ending[0]
 
     @property
     def round_over(self) -> bool:
         """True once the round has ended (also after an agreed draw or a resignation)."""
-        return self._d[14]
+        ending = self._d[8]
+        return False if ending is None else ending[1]
 
     @property
     def game_over(self) -> bool:
         """True once the game has ended."""
-        return self._d[15]
+        ending = self._d[8]
+        return False if ending is None else ending[2]
 
     @property
     def winner(self) -> int | None:
         """The game's winner: a seat, or a pair with teams; None while playing or for a draw."""
-        return self._d[16]
+        ending = self._d[8]
+        return None if ending is None else ending[3]
 
     @property
     def end_reason(self) -> str | None:
         """Why the game ended: "target", "single_round", "agreed_draw", "resigned", or None."""
-        return self._d[17]
+        ending = self._d[8]
+        return None if ending is None else ending[4]
 
     @property
     def resigned(self) -> int | None:
         """The seat that resigned, else None."""
-        return self._d[18]
+        ending = self._d[8]
+        return None if ending is None else ending[5]
 
     @property
     def players(self) -> int:
@@ -275,10 +269,22 @@ def _from_data(data: StateData) -> State:
 
 
 def make_state(*fields: Any) -> State:
-    """Build a State from its 19 fields in order (no checks: engine internal)."""
+    """Build a State from its 19 public fields in ``FIELDS`` order (no checks: engine internal)."""
     if len(fields) != len(FIELDS):
         raise TypeError(f"a State has {len(FIELDS)} fields, got {len(fields)}")
-    return _from_data(fields)
+    (rules, seed, round_no, hands, pile, drawn, left, right, table, log, to_move, opener, scores,
+     result, round_over, game_over, winner, reason, resigned) = fields  # fmt: skip
+    ending = (result, round_over, game_over, winner, reason, resigned)
+    return _from_data(
+        (
+            (rules, seed, round_no, tuple(pile), opener, tuple(scores)),
+            tuple(hands), drawn, left, right, table, log, to_move,
+            None if ending == _PLAYING else ending,
+        )
+    )  # fmt: skip
+
+
+_PLAYING = (None, False, False, None, None, None)
 
 
 def log_nodes(log: LogNode | None) -> list[LogNode]:
@@ -360,22 +366,18 @@ _RESULTS: dict[tuple[int | None, int | None, int, bool], RoundResult] = {}
 
 
 def finish_round(
-    rules: Rules,
-    seed: Seed,
-    round_no: int,
+    core: Core,
     hands: tuple[int, ...],
-    pile: tuple[int, ...],
     drawn: int,
     left: int,
     right: int,
     table: int,
     log: LogNode | None,
-    opener: int,
-    scores: tuple[int, ...],
     domino: int | None,
 ) -> State:
     """The state at the end of a round: ``domino`` is the seat that laid its last
     tile, None for a blocked round. Scores the round and ends the game if due."""
+    rules, seed, round_no, pile, opener, scores = core
     pips = [_P0[b & 127] + _P1[b >> 7 & 127] + _P2[b >> 14 & 127] + _P3[b >> 21] for b in hands]
     blocked = domino is None
     winner = blocked_winner(rules, pips, opener) if domino is None else domino
@@ -407,8 +409,8 @@ def finish_round(
         result = _RESULTS[key] = RoundResult(winner, team, points, blocked)
     state = _new_object(State)
     state._d = (
-        rules, seed, round_no, hands, pile, drawn, left, right, table, log,
-        None, opener, scores, result, True, game_over, game_winner, reason, None,
+        (rules, seed, round_no, pile, opener, scores), hands, drawn, left, right, table, log, None,
+        (result, True, game_over, game_winner, reason, None),
     )  # fmt: skip
     return state
 
