@@ -19,27 +19,62 @@ reproducible: the same view and seed give the same action on any machine.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from random import Random
 from typing import Any
 
 from .base import Candidate, candidates
-from .knowledge import Dealer, Knowledge, read_view
+from .knowledge import Choice, Dealer, Knowledge, read_view
 from .medium import score_play
-from .sim import NO_WINNER, playout, round_result
+from .sim import IS_DOUBLE, NO_WINNER, PIPS, playout, round_result
 from .solver import Solver, SolverBudget
 
 DEFAULT_BUDGET_MS = 200
-# Work units one millisecond buys on the reference machine; a playout costs
-# one unit per tile still in play, a solver node ``NODE_COST`` units.
-UNITS_PER_MS = 60.0
-NODE_COST = 0.6
-DEAL_COST = 8.0
+# The cost model of the budget: estimated microseconds (one core of the
+# reference machine) of each piece of work. Counting work instead of reading
+# the clock keeps every decision reproducible.
+SETUP_US = 400.0
+DEAL_US = 4.0
+SWAP_US = 0.9
+PLAYOUT_US = 2.0
+TURN_US = 2.25
+NODE_US = 5.0
+# Share of random moves in the playouts (the rest follow the playout policy).
+PLAYOUT_EPS = 0.1
+WEIGH_US = 8.0
+CHOICE_US = 1.5
 MIN_DEALS = 8
 MAX_DEALS = 4000
-# Exact solving once this few tiles remain in all hands together.
+# Exact solving once this few tiles remain in the hands and the boneyard.
 ENDGAME_TILES = 10
-ENDGAME_NODES = 30_000
+MIN_SOLVED_DEALS = 12
+
+
+# Opponent model for reading the other seats' plays: a seat lays tile t with
+# a probability proportional to exp(BETA * (pips + DOUBLE_WEIGHT * double)),
+# among the tiles it could lay. Deals where the plays seen were likely weigh
+# more. BETA = 0 turns this inference off.
+BETA = 0.4
+DOUBLE_WEIGHT = 3.0
+
+
+def _choice_table(beta: float) -> list[float]:
+    return [math.exp(beta * (PIPS[i] + (DOUBLE_WEIGHT if IS_DOUBLE[i] else 0.0))) for i in range(28)]
+
+
+def choice_weight(choices: list[Choice], held: list[list[int]], table: list[float]) -> float:
+    """Likelihood of the other seats' observed plays in one deal, under the model above."""
+    weight = 1.0
+    for c in choices:
+        options = (held[c.seat][c.tiers] | c.later) & c.fit
+        total = 0.0
+        while options:
+            low = options & -options
+            total += table[low.bit_length() - 1]
+            options ^= low
+        weight *= table[c.tile] / total
+    return weight
 
 
 def make_utility(know: Knowledge) -> Callable[[int, int], float]:
@@ -91,63 +126,64 @@ class HardPlayer:
 
     def evaluate(self, know: Knowledge, cands: list[Candidate], rng: Random) -> list[float]:
         """Mean utility of each candidate over the deals the budget allows."""
-        units = max(1.0, self.budget_ms * UNITS_PER_MS)
+        budget = max(1.0, self.budget_ms * 1000.0)
         utility = make_utility(know)
         table = know.table
         me = know.me
         nxt = (me + 1) % table.players
-        in_hands = sum(know.counts)
         dealer = Dealer(know, rng)
+        deal_us = DEAL_US + (SWAP_US * dealer.swaps if dealer.constrained else 0.0)
+        choices = know.choices if BETA > 0 else []
+        likelihood = _choice_table(BETA) if choices else []
+        if choices:
+            deal_us += WEIGH_US + CHOICE_US * len(choices)
+        weights = 0.0
         single_deal = _single_deal(dealer)
         totals = [0.0] * len(cands)
         solver: Solver | None = None
-        if in_hands <= ENDGAME_TILES:
-            solver = Solver(table, table.side(me), utility, ENDGAME_NODES)
-        spent = 0.0
+        if sum(know.counts) + know.boneyard <= ENDGAME_TILES:
+            nodes = budget / NODE_US / (len(cands) * (1 if single_deal else MIN_SOLVED_DEALS))
+            solver = Solver(table, table.side(me), utility, int(max(200, nodes)))
+        spent = SETUP_US
         deals = 0
-        playout_cost = in_hands + (know.boneyard if table.draw else 0)
-        while deals < MAX_DEALS and (spent < units or deals < MIN_DEALS):
+        dice = Random()
+        while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
             hands, bone = dealer.deal()
-            deals += 1
-            spent += DEAL_COST
+            spent += deal_us
+            w = choice_weight(choices, dealer.held_before(), likelihood) if choices else 1.0
             if solver is not None:
+                solver.nodes = 0
                 try:
-                    values = []
-                    for c in cands:
-                        solver.nodes = 0
-                        values.append(
-                            solver.value_after(
-                                hands, tuple(reversed(bone)), know.left, know.right, know.board, me, c.tile,
-                                c.on_left,
-                            )
-                        )
-                        spent += solver.nodes * NODE_COST
-                    for k, v in enumerate(values):
-                        totals[k] += v
-                    if single_deal:
-                        return totals
-                    continue
+                    values = solver.values(hands, tuple(reversed(bone)), know, cands)
                 except SolverBudget:
-                    spent += solver.nodes * NODE_COST
+                    spent += solver.nodes * NODE_US
                     solver = None  # too big to solve: playouts from now on
-                    deals -= 1
                     continue
+                spent += solver.nodes * NODE_US
+                deals += 1
+                weights += w
+                for k, v in enumerate(values):
+                    totals[k] += w * v
+                if single_deal:
+                    break
+                continue
+            deals += 1
+            weights += w
             seed = rng.getrandbits(48)
-            dice = Random()
             for k, c in enumerate(cands):
                 hs = hands[:]
                 hs[me] ^= 1 << c.tile
                 if not hs[me]:
                     side, points = round_result(table, hs, me)
-                    totals[k] += utility(side, points)
+                    totals[k] += w * utility(side, points)
                     continue
                 dice.seed(seed)
-                side, points = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice
+                side, points, turns = playout(
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS
                 )
-                totals[k] += utility(side, points)
-                spent += playout_cost
-        return [t / max(1, deals) for t in totals]
+                totals[k] += w * utility(side, points)
+                spent += PLAYOUT_US + TURN_US * turns
+        return [t / weights if weights > 0 else 0.0 for t in totals]
 
 
 def _single_deal(dealer: Dealer) -> bool:

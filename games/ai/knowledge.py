@@ -68,6 +68,21 @@ class Tier:
     forbid: int  # tiles this group cannot contain (number voids)
     count: int
     dealt: bool  # the group dealt at the start of the round
+    since: int = -1  # history index of the draw that brought it (-1: dealt)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A play another seat chose at history index ``index``: the hand it held
+    then is its tiers older than ``index`` (``tiers`` of them) plus the tiles it
+    has laid since (``later``); ``fit`` is what could be laid then."""
+
+    seat: int
+    index: int
+    tile: int
+    fit: int
+    later: int
+    tiers: int
 
 
 @dataclass
@@ -87,6 +102,7 @@ class Knowledge:
     open_forbid: int  # tiles no dealt tier can hold (first-round opening)
     tiers: list[list[Tier]] = field(default_factory=list)
     history: list[tuple[int, str, int, int, int]] = field(default_factory=list)  # seat, action, tile, l, r
+    choices: list[Choice] = field(default_factory=list)
 
     def forbidden(self, seat: int, tier: Tier) -> int:
         return tier.forbid | (self.open_forbid if tier.dealt else 0)
@@ -177,7 +193,28 @@ def read_view(view: Any) -> Knowledge:
         history=history,
     )
     know.tiers = [_tiers_for(seat, know) if seat != me else [] for seat in range(players)]
+    know.choices = _choices(know, forced_opening=bool(open_forbid))
     return know
+
+
+def _choices(know: Knowledge, forced_opening: bool) -> list[Choice]:
+    """The plays of the other seats that were a choice among the tiles they held."""
+    history = know.history
+    out: list[Choice] = []
+    for k, (seat, action, tile, left, right) in enumerate(history):
+        if seat == know.me or action != "play" or tile < 0 or (k == 0 and forced_opening):
+            continue
+        if k > 0 and history[k - 1][0] == seat and history[k - 1][1] == "draw":
+            continue  # the tile just drawn: the only one that fitted
+        later = 0
+        for j in range(k + 1, len(history)):
+            s, a, t, *_ = history[j]
+            if s == seat and a == "play" and t >= 0 and not (history[j - 1][0] == seat and history[j - 1][1] == "draw"):
+                later |= 1 << t
+        fit = ALL_TILES if left == NO_END else NUM[left] | NUM[right]
+        tiers = sum(1 for tier in know.tiers[seat] if tier.since < k)
+        out.append(Choice(seat, k, tile, fit, later | 1 << tile, tiers))
+    return out
 
 
 def _is_line_entry(pair: Any) -> bool:
@@ -207,11 +244,11 @@ def _tiers_for(seat: int, know: Knowledge) -> list[Tier]:
         if action == "draw":
             nxt = history[k + 1] if k + 1 < len(history) else None
             if nxt is None:
-                tiers.append(Tier(0, 1, False))  # still drawing: this tile may fit
+                tiers.append(Tier(0, 1, False, k))  # still drawing: this tile may fit
             elif nxt[0] == seat and nxt[1] == "play":
                 skip_play = k + 1  # the drawn tile fitted and was played at once
             else:
-                tiers.append(Tier(void, 1, False))
+                tiers.append(Tier(void, 1, False, k))
     total = sum(t.count for t in tiers)
     if total != know.counts[seat]:  # inconsistent view: trust the count, keep the facts
         tiers[0].count = max(0, tiers[0].count + know.counts[seat] - total)
@@ -244,13 +281,15 @@ class Dealer:
         self.rng = rng
         self.place: list[int] = []
         self.forbid: list[int] = []
+        self.tier_of: list[int] = []  # position of the slot's tier in its seat's list
         for seat in range(know.table.players):
             if seat == know.me:
                 continue
-            for tier in know.tiers[seat]:
+            for pos, tier in enumerate(know.tiers[seat]):
                 f = know.forbidden(seat, tier)
                 self.place += [seat] * tier.count
                 self.forbid += [f] * tier.count
+                self.tier_of += [pos] * tier.count
         self.place += [BONE] * know.boneyard + [UNDEALT] * know.undealt
         self.forbid += [0] * (know.boneyard + know.undealt)
         tiles = bits(know.unseen)
@@ -261,7 +300,7 @@ class Dealer:
         del self.place[len(tiles) :], self.forbid[len(tiles) :]
         self.constrained = any(self.forbid)
         self.tile = self._first_deal(tiles)
-        self.swaps = 4 * len(tiles)
+        self.swaps = 2 * len(tiles)
         if self.constrained:
             self._mix(10 * len(tiles))
 
@@ -298,6 +337,17 @@ class Dealer:
             if forbid[i] >> tj & 1 or forbid[j] >> ti & 1:
                 continue
             tile[i], tile[j] = tj, ti
+
+    def held_before(self) -> list[list[int]]:
+        """For the last deal, per seat: ``[k]`` = the tiles of its ``k`` oldest tiers."""
+        know = self.know
+        masks = [[0] * (len(know.tiers[s]) + 1) for s in range(know.table.players)]
+        for t, p, pos in zip(self.tile, self.place, self.tier_of, strict=False):
+            masks[p][pos + 1] |= 1 << t
+        for row in masks:
+            for k in range(1, len(row)):
+                row[k] |= row[k - 1]
+        return masks
 
     def deal(self) -> tuple[list[int], list[int]]:
         """A fresh consistent deal: (hands by seat as masks, boneyard in drawing order)."""

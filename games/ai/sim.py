@@ -132,8 +132,8 @@ def playout(
     seat: int,
     rng: Random,
     eps: float = 0.1,
-) -> tuple[int, int]:
-    """Play the round to its end from the given position; return (side, points).
+) -> tuple[int, int, int]:
+    """Play the round to its end from the given position; return (side, points, turns).
 
     ``hands`` and ``bone`` are consumed (mutated): pass copies. ``bone`` is
     drawn from its end (``bone.pop()``). ``left``/``right`` are the end
@@ -150,7 +150,9 @@ def playout(
     ends_mask = ENDS_MASK
     random = rng.random
     passes = 0
+    turns = 0
     while True:
+        turns += 1
         h = hands[seat]
         fit = ends_mask[left * 8 + right]
         m = h & fit
@@ -167,7 +169,7 @@ def playout(
             if not m:
                 passes += 1
                 if passes >= n:
-                    return round_result(table, hands, -1)
+                    return (*round_result(table, hands, -1), turns)
                 seat = seat + 1 if seat + 1 < n else 0
                 continue
         passes = 0
@@ -213,9 +215,9 @@ def playout(
             else:
                 right = xr
         if not h:
-            return round_result(table, hands, seat)
+            return (*round_result(table, hands, seat), turns)
         if closed and left == right and board & num[left] == num[left]:
-            return round_result(table, hands, -1)
+            return (*round_result(table, hands, -1), turns)
         seat = seat + 1 if seat + 1 < n else 0
 
 

@@ -9,6 +9,7 @@ it give up (``SolverBudget``) so that the caller can fall back to playouts.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .sim import ENDS_MASK, NO_END, NUM, OTHER, PIPS, TILES, Table, bits, round_result
 
@@ -32,6 +33,16 @@ class Solver:
         self.memo: dict[tuple[object, ...], tuple[int, float]] = {}
         self.bone: tuple[int, ...] = ()
         self.closed = table.closed_board or not table.draw
+
+    def values(self, hands: list[int], bone: tuple[int, ...], know: Any, cands: list[Any]) -> list[float]:
+        """Value of each candidate play (``.tile``, ``.on_left``) of ``know.me`` in one deal."""
+        self.bone = bone
+        self.memo = {}
+        hs = tuple(hands)
+        return [
+            self._after_play(hs, 0, know.left, know.right, know.board, know.me, c.tile, c.on_left, -1e9, 1e9)
+            for c in cands
+        ]
 
     def value_after(
         self,

@@ -52,10 +52,11 @@ def test_playouts_from_real_positions_end_with_every_tile_accounted_for(label, r
         hands = [sum(1 << t.index for t in hand) for hand in state.hands]
         bone = [t.index for t in reversed(state.boneyard)]
         total = sum(h.bit_count() for h in hands) + len(bone)
-        side, points = playout(know.table, hands, bone, know.left, know.right, know.board, state.to_move, rng)
+        side, points, turns = playout(know.table, hands, bone, know.left, know.right, know.board, state.to_move, rng)
         assert sum(h.bit_count() for h in hands) + len(bone) <= total
         assert side == -1 or 0 <= side < know.table.sides
         assert points >= 0
+        assert turns >= 1
 
 
 def _minimax(table, hands, bone, left, right, seat, passes, me_side, utility):
