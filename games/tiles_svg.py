@@ -5,7 +5,7 @@ browser for the live table; keep the two in step."""
 from __future__ import annotations
 
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 # Pip centres in a 100 x 100 half, for each number.
 PIP_LAYOUT: dict[int, tuple[tuple[int, int], ...]] = {
@@ -32,9 +32,9 @@ def tile_svg(a: int, b: int, *, vertical: bool = False, label: str = "") -> Safe
     width, height = (100, 200) if vertical else (200, 100)
     second = (0, 100) if vertical else (100, 0)
     divider = (
-        format_html('<line x1="12" y1="100" x2="88" y2="100" class="tile-divider"/>')
+        mark_safe('<line x1="12" y1="100" x2="88" y2="100" class="tile-divider"/>')
         if vertical
-        else format_html('<line x1="100" y1="12" x2="100" y2="88" class="tile-divider"/>')
+        else mark_safe('<line x1="100" y1="12" x2="100" y2="88" class="tile-divider"/>')
     )
     return format_html(
         '<svg class="tile-svg" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
