@@ -127,7 +127,8 @@ async def hint_reply(*, game_id: int, seat: int, language: str) -> dict[str, Any
 
     def run() -> dict[str, Any]:
         with translation.override(language):
-            return compute_hint(view, seq)
+            # ``cooldown``: seconds before the next hint is answered.
+            return {**compute_hint(view, seq), "cooldown": hint_cooldown()}
 
     return await asyncio.get_running_loop().run_in_executor(_executor(), run)
 

@@ -7,6 +7,7 @@ import {
 } from "./table_render.js";
 import { app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf } from "./table_state.js";
 import { errorText, eventText, gettext } from "./table_texts.js";
+import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
 
 // ---------------------------------------------------------------- socket
 
@@ -49,6 +50,7 @@ function onState(frame) {
   if (!app.view || !app.view.game_over) app.gameFrame = null;
   const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
+  renderHint();
   if (turnStarted) announce(gettext("Your turn."));
   app.fresh = null;
   app.freshDraw = null;
@@ -90,7 +92,11 @@ function onMessage(frame) {
       app.table = { ...(app.table || {}), spectators: frame.count };
       render();
       break;
+    case "hint":
+      hintAnswered(frame);
+      break;
     case "error":
+      hintRefused();
       app.pending = false;
       toast(errorText(frame.code, frame.message));
       if (frame.code === "stale") send({ type: "sync", seq: app.seq });
@@ -237,6 +243,7 @@ els.hand.addEventListener("pointermove", onPointerMove);
 els.hand.addEventListener("pointerup", (event) => endDrag(event, true));
 els.hand.addEventListener("pointercancel", (event) => endDrag(event, false));
 els.line.addEventListener("click", onLineClick);
+setupHint(send);
 els.draw.addEventListener("click", () => sendAction({ type: "draw" }));
 els.pass.addEventListener("click", () => sendAction({ type: "pass" }));
 els.roundOver.querySelector('[data-action="next_round"]').addEventListener("click", () => {
