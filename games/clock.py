@@ -238,7 +238,15 @@ def play_for(*, game_id: int, seat: int, by: str) -> int:
             break
         action = choose_for(game, state, seat)
         try:
-            services.play_move(game_id=game_id, seat=seat, action=action, expected_seq=game.seq, by=by)
+            services.play_move(
+                game_id=game_id,
+                seat=seat,
+                action=action,
+                expected_seq=game.seq,
+                by=by,
+                # How it was chosen: recomputable from the seat's view (games.fairness).
+                computer={"level": STAND_IN_LEVEL, "budget_ms": None},
+            )
         except services.StaleSeq:
             break
         done += 1

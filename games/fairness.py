@@ -55,11 +55,11 @@ def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
     if payload.get("by"):
         frame["by"] = payload["by"]
     if move.kind in PLAY_KINDS and (payload.get("computer") or payload.get("by") == "computer"):
+        # A computer's move (or the server's for a person out of time): how it was chosen.
         recorded = payload.get("computer") or {}
-        frame["computer"] = {
-            "level": recorded.get("level") or levels.get(move.seat or 0, ""),
-            "budget_ms": recorded.get("budget_ms"),
-        }
+        level = recorded.get("level") or levels.get(move.seat if move.seat is not None else -1, "")
+        if level:
+            frame["computer"] = {"level": level, "budget_ms": recorded.get("budget_ms")}
     return frame
 
 

@@ -278,10 +278,14 @@ def build_review(game: Game) -> dict[str, Any]:
     for move, state in selectors.iter_states(game):
         if move is not None and before is not None and move.kind in PLAY_KINDS and move.seat is not None:
             seat = seats.get(move.seat)
-            by = (move.payload or {}).get("by", "")
-            if seat is not None and (seat.is_computer or by == "computer"):
-                computer.append(check_computer_move(game, move, before, seat.level))
-            elif seat is not None and seat.is_human and by != "server":
+            payload = move.payload or {}
+            by = payload.get("by", "")
+            level = (payload.get("computer") or {}).get("level") or (seat.level if seat is not None else "")
+            if seat is not None and (seat.is_computer or by in ("computer", "server")):
+                # A computer's move, or one the server made for a person (a stand-in, a timeout).
+                if level:
+                    computer.append(check_computer_move(game, move, before, level))
+            elif seat is not None and seat.is_human:
                 reviewed = review_human_move(game, move, before)
                 if reviewed is not None:
                     moves.append(reviewed)

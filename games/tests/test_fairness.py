@@ -239,3 +239,34 @@ def test_members_seats_do_not_matter_to_the_published_record() -> None:
     assert not any("computer" in frame for frame in data["actions"])
     assert verify_replay(data).state.game_over
     assert PRESETS["duel-block"].to_dict() == data["rules"]
+
+
+def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() -> None:
+    from games import clock, review
+
+    table = make_table(preset="duel-block", seats=[GuestSeatFactory.build(), GuestSeatFactory.build()])
+    game = Game.objects.get(table=table)
+    for _ in range(4):  # a timeout, then a stand-in, for whoever is to move
+        game.refresh_from_db()
+        if game.to_move is None:
+            break
+        clock.play_for(game_id=game.pk, seat=game.to_move, by="server")
+        game.refresh_from_db()
+        if game.to_move is not None:
+            clock.play_for(game_id=game.pk, seat=game.to_move, by="computer")
+    # A move of an older version: "by" without how it was chosen.
+    game.refresh_from_db()
+    if game.to_move is not None:
+        state = selectors.game_state(game)
+        services.play_move(
+            game_id=game.pk, seat=game.to_move, action=legal_actions(state)[0], expected_seq=game.seq, by="computer"
+        )
+    finish(game)
+    data = fairness.build_replay(game)
+    marked = [frame for frame in data["actions"] if "computer" in frame]
+    assert marked
+    assert all(frame["computer"]["level"] == clock.STAND_IN_LEVEL for frame in marked)
+    assert verify_replay(data, computer=True).computer_checked == len(marked)
+    checks = review.build_review(game)["computer"]
+    assert len(checks) == len(marked)
+    assert all(check["same"] for check in checks)
