@@ -9,19 +9,13 @@ from .deal import Seed, check_seed, deal_hands, shuffled_order
 from .errors import IllegalAction
 from .moves import apply_action
 from .rules import Rules
-from .state import PLAY, State
-from .tiles import DOUBLES_MASK, HIGHS, LOWS, NUMBER_MASKS, PIPS, Tile
+from .state import State
+from .tiles import DOUBLES_MASK, HIGHS, PIPS, Tile
 
 __all__ = ["new_game", "next_round", "opening_tile", "replay"]
 
 _new_object = object.__new__
-_ZEROS: tuple[tuple[int, ...], ...] = (
-    (),
-    (),
-    (0, 0),
-    (0, 0, 0),
-    (0, 0, 0, 0),
-)  # starting scores by number of sides
+_ZEROS: tuple[tuple[int, ...], ...] = ((), (), (0, 0), (0, 0, 0), (0, 0, 0, 0))  # starting scores by number of sides
 
 
 def new_game(
@@ -49,22 +43,7 @@ def new_game(
     else:
         hand_bits, pile = _explicit_deal(rules, seed, hands, boneyard)
     seat, index = opening_tile(hand_bits)
-    players = rules.players
-    scores = _ZEROS[2 if rules.teams else players]
-    hand = hand_bits[seat] & ~(1 << index)
-    low, high = LOWS[index], HIGHS[index]
-    need = NUMBER_MASKS[low] | NUMBER_MASKS[high]
-    after = (*hand_bits[:seat], hand, *hand_bits[seat + 1 :])
-    if hand and ((rules.draw and pile) or any(bits & need for bits in after)):
-        # the usual case, laid here directly: no domino, and someone can follow
-        # (or draw), so the round goes on with the next seat
-        state = _new_object(State)
-        state._d = (
-            (rules, seed, 1, pile, seat, scores), after, 0, low, high, 1 << index,
-            (seat, PLAY, index, 0, -1, -1, None), (seat + 1) % players, None,
-        )  # fmt: skip
-        return state
-    start = _start_round(rules, seed, 1, hand_bits, pile, seat, scores)
+    start = _start_round(rules, seed, 1, hand_bits, pile, seat, _ZEROS[2 if rules.teams else rules.players])
     return apply_action(start, PLAYS[seat][index][0])
 
 

@@ -309,19 +309,3 @@ def test_state_survives_pickle():
     with pytest.raises(AttributeError):
         state.to_move = 3  # type: ignore[misc]
 
-
-@pytest.mark.parametrize(
-    "rules",
-    [Rules(players=p, draw=d, teams=p == 4 and d) for p in (2, 3, 4) for d in (True, False)]
-    + [Rules(players=2, hand_size=1, draw=False), Rules(players=4, hand_size=2, draw=True)],
-    ids=str,
-)
-def test_automatic_opening_equals_playing_the_opening_tile(rules):
-    from games.engine.deal import deal_hands
-    from games.engine.game import _start_round, opening_tile
-
-    for seed in range(150):
-        hand_bits, pile = deal_hands(rules, seed, 1)
-        seat, index = opening_tile(hand_bits)
-        start = _start_round(rules, seed, 1, hand_bits, pile, seat, (0,) * rules.sides)
-        assert new_game(rules, seed=seed) == apply_action(start, Play(seat, TILES[index], End.LEFT))
