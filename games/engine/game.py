@@ -15,7 +15,8 @@ from .tiles import DOUBLES_MASK, HIGHS, PIPS, Tile
 __all__ = ["new_game", "next_round", "opening_tile", "replay"]
 
 _new_object = object.__new__
-_ZEROS: tuple[tuple[int, ...], ...] = ((), (), (0, 0), (0, 0, 0), (0, 0, 0, 0))  # starting scores by number of sides
+# starting scores by number of sides
+_ZEROS: tuple[tuple[int, ...], ...] = ((), (), (0, 0), (0, 0, 0), (0, 0, 0, 0))
 
 
 def new_game(

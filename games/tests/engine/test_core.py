@@ -308,4 +308,3 @@ def test_state_survives_pickle():
     assert pickle.loads(pickle.dumps(state)) == state
     with pytest.raises(AttributeError):
         state.to_move = 3  # type: ignore[misc]
-
