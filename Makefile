@@ -35,7 +35,7 @@ bench: install
 ## A Celery worker computing computer moves, against REDIS_URL.
 worker: install
 	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
-	$(PY) -m celery -A config worker --loglevel=INFO --concurrency=$${CELERY_CONCURRENCY:-2}
+	$(PY) -m celery -A config worker --loglevel=INFO --queues=celery,reviews --concurrency=$${CELERY_CONCURRENCY:-2}
 
 ## The periodic scheduler (matchmaking, timers).
 beat: install

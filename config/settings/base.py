@@ -160,6 +160,21 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
+# Post-game reviews are long CPU work (a hard-level search per move): on their
+# own queue, served by their own worker (Procfile "reviewer"), so that they
+# never hold the slots computer moves wait for.
+CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+# Periodic tasks (`celery beat`, one in the whole site). The stalled-game
+# sweep requeues computer turns whose task was lost (a Redis restart loses
+# the queue; a worker killed before its task reached the queue): the database
+# says whose turn it is. Apps add their own entries to this dict.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stalled-games": {
+        "task": "games.tasks.sweep_stalled_games",
+        "schedule": float(os.environ.get("CELERY_SWEEP_SECONDS", "10")),
+        "options": {"expires": 10},
+    },
+}
 
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))

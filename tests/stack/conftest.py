@@ -15,7 +15,7 @@ import pytest
 from tests.support.stack import Stack, claim_redis_db, create_database, drop_database, release_redis_db
 
 # Short enough for a test, above the longest move of the tests (AI_MOVE_DELAY_MS).
-VISIBILITY_TIMEOUT_S = 8
+VISIBILITY_TIMEOUT_S = 10
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +43,10 @@ def stack(stack_database: str, stack_redis: str, tmp_path_factory: pytest.TempPa
         tmp_path_factory.mktemp("stack"),
         database_url=stack_database,
         redis_url=stack_redis,
-        env_overrides={"CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_S), "CELERY_RESTORE_INTERVAL": "1"},
+        env_overrides={
+            "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY_TIMEOUT_S),
+            "CELERY_RESTORE_INTERVAL": "1",
+        },
     )
     try:
         running.start_web("a")

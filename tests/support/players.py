@@ -94,6 +94,8 @@ class TableClient:
         self.game_over: dict[str, Any] | None = None
         self.errors: list[dict[str, Any]] = []
         self.close_codes: list[int | None] = []
+        # The seq of the first state received: events before it were never sent here.
+        self.joined_at: int | None = None
 
     # --- connection -----------------------------------------------------------
 
@@ -120,6 +122,8 @@ class TableClient:
         )
         had = self.seq
         await self.wait_for(lambda frame: frame["type"] == "state", timeout=timeout)
+        if self.joined_at is None:
+            self.joined_at = self.seq
         if had and self.seq < had:
             raise AssertionError(f"the server went back in time: seq {self.seq} < {had}")
 

@@ -279,8 +279,17 @@ class Stack:
             raise RuntimeError(f"{name} did not start: {error}\n{managed.log()[-4000:]}") from None
         return url
 
-    def start_worker(self, name: str = "worker", *, concurrency: int = 1, **env: str) -> Managed:
-        """Start a Celery worker and wait until it is ready to take tasks."""
+    def start_worker(
+        self,
+        name: str = "worker",
+        *,
+        concurrency: int = 1,
+        queues: str = "celery",
+        wait_for: str = "",
+        **env: str,
+    ) -> Managed:
+        """Start a Celery worker and wait until it is ready to take tasks (and,
+        with ``wait_for``, until that regular expression shows in its log)."""
         argv = [
             sys.executable,
             "-m",
@@ -290,6 +299,7 @@ class Stack:
             "worker",
             "--loglevel=INFO",
             f"--concurrency={concurrency}",
+            f"--queues={queues}",
             f"--hostname={name}-{uuid.uuid4().hex[:6]}@%h",
             "--without-gossip",
             "--without-mingle",
@@ -304,6 +314,16 @@ class Stack:
             raise RuntimeError(f"{name} did not get ready:\n{managed.log()[-4000:]}") from None
         if not managed.alive():
             raise RuntimeError(f"{name} exited:\n{managed.log()[-4000:]}")
+        if wait_for:
+            pattern = re.compile(wait_for)
+            try:
+                _wait_for(
+                    lambda: bool(pattern.search(managed.log()[start:])),
+                    timeout=60,
+                    what=f"{name}: {wait_for}",
+                )
+            except RuntimeError:
+                raise RuntimeError(f"{name} never logged {wait_for!r}:\n{managed.log()[-4000:]}") from None
         return managed
 
     def start_beat(self, name: str = "beat", **env: str) -> Managed:
@@ -342,16 +362,13 @@ class Stack:
             os.killpg(managed.process.pid, signal.SIGKILL)
 
     def stop(self, name: str) -> None:
+        """SIGTERM to the process only (a Celery worker then shuts down warmly:
+        its pool finishes the task in hand), SIGKILL to the group after 15 s."""
         managed = self.processes[name]
-        if not managed.alive():
-            return
-        try:
-            os.killpg(managed.process.pid, signal.SIGTERM)
-            managed.process.wait(timeout=10)
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            pass
+        if managed.alive():
+            managed.process.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                managed.process.wait(timeout=15)
         self.kill(name)
 
     def stop_all(self) -> None:
