@@ -526,3 +526,99 @@ def test_french_scripted_table(browser, site_server) -> None:
         assert errors == []
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------- live
+
+
+def start_computer_game(page, site_server, *, preset: str, players: int, target: int, level: str) -> None:
+    """Fill the home page's play-the-computer form as a guest and submit it."""
+    page.goto(site_server.url + "/")
+    form = page.locator("#play-computer-form")
+    form.locator('[name="preset"]').select_option(preset)
+    form.locator(f'[name="players"][value="{players}"]').check()
+    form.locator(f'[name="target"][value="{target}"]').check()
+    form.locator(f'[name="level"][value="{level}"]').check()
+    with page.expect_navigation():
+        form.locator('[type="submit"]').click()
+    assert re.search(r"/table/\d+/$", page.url), page.url
+    page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")
+
+
+def live_page(browser, *, viewport=DESKTOP, locale="en-GB"):
+    context = browser.new_context(viewport=viewport, locale=locale)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def test_guest_plays_a_complete_game_against_three_computers(browser, site_server) -> None:
+    context, page, errors = live_page(browser)
+    try:
+        start_computer_game(page, site_server, preset="quick", players=4, target=100, level="easy")
+        assert page.locator("#players .player").count() == 3
+        assert page.locator("#hand [data-tile]").count() == 5  # quick: 5 tiles each at 4 players
+        assert page.locator("a", has_text="Rules of this table").get_attribute("href").startswith("/rules/")
+        done = play_to_the_end(page, random.Random(1))
+        panel = page.locator("[data-game-over]")
+        assert panel.is_visible()
+        assert done["play"] >= 5, done
+        assert done["next"] >= 1, done
+        scores = panel.locator(".scores tbody tr")
+        assert scores.count() == 4
+        assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
+        assert panel.locator("tr[data-winner]").count() == 1
+        assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
+        screenshot(page, "table-game-over-desktop.png")
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_phone_line_fits_and_both_ends_glow_in_live_games(browser, site_server) -> None:
+    """Block game, every tile dealt: long lines. After every step the page is
+    no wider than the phone; a tile fitting both ends (about 97 % of games
+    have one for the player) makes both ends glow: play games until it did."""
+    context, page, errors = live_page(browser, viewport=PHONE)
+    longest = {"tiles": 0}
+
+    def check(page) -> None:
+        sizes = page.evaluate(OVERFLOW)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        assert sizes["outside"] == 0, sizes
+        if sizes["tiles"] >= 16 > longest["tiles"]:
+            screenshot(page, "table-live-long-line-phone.png")
+        longest["tiles"] = max(longest["tiles"], sizes["tiles"])
+
+    try:
+        both_ends = 0
+        for game in range(4):
+            start_computer_game(page, site_server, preset="classic-block", players=4, target=50, level="easy")
+            done = play_to_the_end(page, random.Random(game), each_step=check)
+            both_ends += done["both_ends"]  # play_to_the_end asserts two glowing ends each time
+            if both_ends:
+                break
+        assert both_ends > 0
+        assert longest["tiles"] >= 12
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_french_table_page(browser, site_server) -> None:
+    context, page, errors = live_page(browser, viewport=PHONE, locale="fr-FR")
+    try:
+        start_computer_game(page, site_server, preset="classic-draw", players=2, target=50, level="easy")
+        assert page.locator("html").get_attribute("lang") == "fr"
+        page.wait_for_function(ACTIONABLE)
+        assert page.locator("#table-status").inner_text() == "À vous de jouer"
+        assert page.locator("#round-label").inner_text() == "Manche 1"
+        assert page.locator("#target-label").inner_text() == "Partie en 50"
+        assert page.locator("a", has_text="Règles de cette table").count() == 1
+        assert page.locator('[data-action="draw"]').inner_text() == "Piocher"
+        assert "Donne équitable" in page.locator("#fairness summary").inner_text()
+        screenshot(page, "table-french-phone.png")
+        assert errors == []
+    finally:
+        context.close()
