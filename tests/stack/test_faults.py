@@ -32,16 +32,18 @@ SLOW_MOVE_MS = 6000
 
 # Replays the move log from the seed and compares with the stored state.
 REPLAY_CHECK = """
-from games.engine import dump_state
+from games.engine import dump_state, view_for
 from games.models import Game, Move
 from games.selectors import game_state, rebuild_state
 game = Game.objects.get(table_id={table_id})
 moves = list(Move.objects.filter(game=game).order_by("seq").values("seq", "seat", "kind", "payload"))
+replayed = rebuild_state(game)
 result = {{
     "seq": game.seq,
     "finished": game.finished,
-    "same": dump_state(rebuild_state(game)) == dump_state(game_state(game)),
+    "same": dump_state(replayed) == dump_state(game_state(game)),
     "moves": moves,
+    "views": [view_for(replayed, seat).to_dict() for seat in range(replayed.rules.players)],
 }}
 """
 
@@ -120,6 +122,25 @@ async def test_players_on_two_daphne_processes_see_each_others_moves(stack: Stac
     finally:
         await on_a.close()
         await on_b.close()
+
+
+async def test_a_full_games_move_log_replays_from_its_seed(stack: Stack) -> None:
+    # Four seats, several rounds: a person and three computers on Daphne A.
+    guest, table_id = new_guest_game(
+        stack.url("a"), preset="classic-block", players=4, target=50, level="easy"
+    )
+    client = TableClient(stack.url("a"), table_id, guest.cookie)
+    await client.connect()
+    try:
+        await client.play_until(lambda c: c.game_over is not None, timeout=150)
+        record = assert_replays(stack, table_id)
+        assert record["finished"]
+        assert len({move["seat"] for move in record["moves"]} - {None}) == 4
+        # The person's last view is the view of the state replayed from the seed.
+        await client.wait_seq(record["seq"])
+        assert client.state["view"] == record["views"][client.seat]
+    finally:
+        await client.close()
 
 
 async def test_a_killed_daphne_process_loses_no_move(stack: Stack) -> None:
