@@ -186,6 +186,9 @@ class GameReview(models.Model):
     # games.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
     data = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the current computation started: a lease, so that a redelivered
+    # task does not compute it again meanwhile (games.review.review_game).
+    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:

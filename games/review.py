@@ -21,11 +21,13 @@ import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from random import Random
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -310,10 +312,40 @@ def build_review(game: Game) -> dict[str, Any]:
     }
 
 
+def review_lease() -> timedelta:
+    """How long a started review is left to its task before another may take
+    it over (``REVIEW_LEASE_SECONDS``; a review of a long game takes a minute)."""
+    return timedelta(seconds=float(getattr(settings, "REVIEW_LEASE_SECONDS", 600)))
+
+
+def _claim(game: Game) -> GameReview | None:
+    """The review row of ``game``, claimed for this task; None when it is
+    done already or another task is computing it (within its lease)."""
+    now = timezone.now()
+    try:
+        review, created = GameReview.objects.get_or_create(game=game, defaults={"started_at": now})
+    except IntegrityError:  # created meanwhile by a concurrent task
+        return None
+    if created:
+        return review
+    if review.status == GameReview.Status.READY and (review.data or {}).get("version") == REVIEW_VERSION:
+        return None
+    free = (
+        Q(status=GameReview.Status.FAILED)
+        | Q(status=GameReview.Status.READY)  # an older version of the review
+        | Q(started_at__isnull=True)
+        | Q(started_at__lt=now - review_lease())
+    )
+    if not GameReview.objects.filter(pk=review.pk).filter(free).update(status=GameReview.Status.PENDING, started_at=now):
+        return None
+    return review
+
+
 def review_game(*, game_id: int) -> str:
     """Compute and store the review of a finished game, once: "reviewed",
-    "exists" (already done), "not_finished" or "no_game". Idempotent: a
-    repeated or concurrent task leaves one row with the same content."""
+    "exists" (already done), "running" (another task is on it), "not_finished"
+    or "no_game". Idempotent: a repeated, redelivered or concurrent task
+    leaves one row with the same content and does not compute it twice."""
     from games.fairness import is_published
 
     game = Game.objects.select_related("table").filter(pk=game_id).first()
@@ -321,12 +353,10 @@ def review_game(*, game_id: int) -> str:
         return "no_game"
     if not is_published(game):
         return "not_finished"
-    try:
-        review, _created = GameReview.objects.get_or_create(game=game)
-    except IntegrityError:  # created meanwhile by a concurrent task
-        review = GameReview.objects.get(game=game)
-    if review.status == GameReview.Status.READY and (review.data or {}).get("version") == REVIEW_VERSION:
-        return "exists"
+    review = _claim(game)
+    if review is None:
+        done = GameReview.objects.filter(game=game, status=GameReview.Status.READY).exists()
+        return "exists" if done else "running"
     try:
         data = build_review(game)
     except Exception:
@@ -359,7 +389,12 @@ def panel_context(game: Game) -> dict[str, Any]:
     """The review as the replay page shows it (queued now if it is missing:
     a game finished before reviews existed, or a lost task)."""
     review = GameReview.objects.filter(game=game).first()
-    if review is None:
+    stale = (
+        review is not None
+        and review.status == GameReview.Status.PENDING
+        and (review.started_at is None or review.started_at < timezone.now() - review_lease())
+    )
+    if review is None or stale:
         from games import dispatch
 
         dispatch.queue_review(game.pk)

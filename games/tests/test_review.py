@@ -144,3 +144,20 @@ def test_the_replay_page_queues_a_missing_review() -> None:
     assert list(dispatch.PENDING_REVIEWS) == [game.pk]
     assert dispatch.run_pending_reviews() == 1
     assert "data-review-ready" in client.get(f"/table/{game.table_id}/review/").content.decode()
+
+
+def test_a_review_being_computed_is_not_computed_twice_until_its_lease_ends(settings) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = finished_computer_game(seed=11)
+    GameReview.objects.create(game=game, started_at=timezone.now())  # another task is on it
+    assert review.review_game(game_id=game.pk) == "running"
+    assert GameReview.objects.get(game=game).status == GameReview.Status.PENDING
+    GameReview.objects.filter(game=game).update(started_at=timezone.now() - timedelta(hours=1))
+    assert review.review_game(game_id=game.pk) == "reviewed"  # its worker died: taken over
+    assert review.review_game(game_id=game.pk) == "exists"
+    GameReview.objects.filter(game=game).update(status=GameReview.Status.FAILED)
+    assert review.review_game(game_id=game.pk) == "reviewed"
+    assert GameReview.objects.filter(game=game).count() == 1
