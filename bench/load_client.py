@@ -32,6 +32,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+MOVE_ACTIONS = frozenset({"play", "draw", "pass"})
+
 
 @dataclass
 class Table:
@@ -41,6 +43,7 @@ class Table:
     pending: set[int] = field(default_factory=set)  # sent in the window, event not seen yet
     next_due: float = 0.0
     sockets: list[Seat] = field(default_factory=list)
+    humans: set[int] = field(default_factory=set)  # the seats played from here
 
 
 @dataclass
@@ -69,6 +72,7 @@ class Run:
             table = self.tables.setdefault(entry["table"], Table(entry["table"]))
             seat = Seat(table, entry["seat"], entry["url"], entry["origin"], entry.get("cookie", ""))
             table.sockets.append(seat)
+            table.humans.add(seat.number)
             self.seats.append(seat)
         self.latencies: list[float] = []
         self.computer_latencies: list[float] = []
@@ -79,9 +83,12 @@ class Run:
         self.closes: Counter[str] = Counter()
         self.frames = 0
         self.frame_bytes = 0
-        self.connect_failures: Counter[str] = Counter()
+        self.connect_failures: Counter[str] = Counter()  # every failed attempt
+        self.connect_retries = 0
         self.connected = 0
         self.game_overs = 0
+        self.pings = 0
+        self.pongs = 0
         self.window = (float("inf"), float("inf"))
         self.tasks: list[asyncio.Task] = []
 
@@ -89,27 +96,50 @@ class Run:
         return self.window[0] <= now < self.window[1]
 
     async def open_seat(self, seat: Seat, gate: asyncio.Semaphore) -> None:
+        """Connect like the table page: on failure, retry with a jittered
+        exponential backoff (up to ``connect_attempts`` tries)."""
         headers = {"Cookie": seat.cookie} if seat.cookie else {}
         ping = self.spec.get("ping_interval", 20)
-        async with gate:
-            try:
-                seat.ws = await connect(
-                    seat.url,
-                    origin=seat.origin,
-                    additional_headers=headers,
-                    ping_interval=ping,
-                    ping_timeout=ping,
-                    open_timeout=self.spec.get("connect_timeout", 30),
-                    close_timeout=2,
-                    compression=None,
-                    max_size=2**22,
-                )
-            except Exception as error:
-                self.connect_failures[type(error).__name__] += 1
+        attempts = int(self.spec.get("connect_attempts", 5))
+        for attempt in range(attempts):
+            async with gate:
+                try:
+                    seat.ws = await connect(
+                        seat.url,
+                        origin=seat.origin,
+                        additional_headers=headers,
+                        ping_interval=ping,
+                        ping_timeout=ping,
+                        open_timeout=self.spec.get("connect_timeout", 30),
+                        close_timeout=2,
+                        compression=None,
+                        max_size=2**22,
+                    )
+                    break
+                except Exception as error:
+                    self.connect_failures[type(error).__name__] += 1
+            if attempt == attempts - 1:
                 return
+            self.connect_retries += 1
+            await asyncio.sleep(min(10.0, 0.5 * 2**attempt) * (0.75 + self.rng.random() / 2))
         seat.open = True
         self.connected += 1
         self.tasks.append(asyncio.create_task(self.read(seat)))
+        if self.spec.get("app_ping_interval"):
+            self.tasks.append(
+                asyncio.create_task(self.heartbeat(seat, float(self.spec["app_ping_interval"])))
+            )
+
+    async def heartbeat(self, seat: Seat, every: float) -> None:
+        """The protocol's own heartbeat: {"type": "ping"} -> {"type": "pong"}."""
+        await asyncio.sleep(every * self.rng.random())
+        while seat.open and seat.ws is not None:
+            try:
+                await seat.ws.send('{"type": "ping"}')
+            except ConnectionClosed:
+                return
+            self.pings += 1
+            await asyncio.sleep(every)
 
     async def read(self, seat: Seat) -> None:
         assert seat.ws is not None
@@ -133,14 +163,18 @@ class Run:
                             del table.sent[old]
                     if first and self.in_window(now):
                         self.moves += 1
-                    # A computer's move: the time since the event that made it its turn.
-                    if frame.get("auto") and seat.last_event_at and self.in_window(seat.last_event_at):
+                    # A computer's move (a seat nobody here plays): the time since
+                    # the event that made it its turn.
+                    computer = frame.get("seat") not in table.humans and frame.get("action") in MOVE_ACTIONS
+                    if computer and seat.last_event_at and self.in_window(seat.last_event_at):
                         self.computer_latencies.append(now - seat.last_event_at)
                     seat.last_event_at = now
                 elif kind == "state":
                     seat.seq = frame["seq"]
                     if frame.get("legal") and self.mode != "hold":
                         self.act(seat, frame)
+                elif kind == "pong":
+                    self.pongs += 1
                 elif kind == "error":
                     self.errors[frame.get("code", "?")] += 1
                 elif kind == "game_over" and first:
@@ -261,9 +295,12 @@ class Run:
             "errors": dict(self.errors),
             "closed_early": dict(self.closes),
             "connect_failures": dict(self.connect_failures),
+            "connect_retries": self.connect_retries,
             "frames": self.frames,
             "mean_frame_bytes": round(self.frame_bytes / self.frames) if self.frames else 0,
             "game_overs": self.game_overs,
+            "app_pings": self.pings,
+            "app_pongs": self.pongs,
         }
 
 

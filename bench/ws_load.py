@@ -1,0 +1,498 @@
+"""Websocket load benchmark of the live tables (``make bench`` runs it).
+
+Real processes on 127.0.0.1: the site under Daphne or uvicorn on a fresh
+PostgreSQL database and a Redis database number of its own (the Redis channel
+layer), Celery for computer moves, and the load generator (bench/load_client.py)
+in a separate process (uvloop when installed). Tables are seated with guests
+by bench/seed_tables.py through the games services.
+
+Scenarios (``--only`` picks some; every one is bounded by the flags):
+
+- ``saturate``: N tables of computer-speed people (a move as soon as it is
+  their turn): the relay yardstick (bench/relay_app) on one Daphne, the site
+  on one Daphne, on two Daphne processes (seats split across them, so every
+  broadcast crosses the Redis layer) and on one uvicorn;
+- ``hold``: one Daphne holding 4 x ``--hold-tables`` sockets with websocket
+  pings (heartbeats) for ``--hold-seconds``, a few tables still playing;
+- ``paced``: tables each moving every 2 s, more and more of them, on one
+  process (Daphne, then uvicorn): the most tables with p99 < 150 ms;
+- ``computer``: a person against a computer (AI_MOVE_DELAY_MS=0): the
+  computer's move-to-broadcast latency through Celery + Redis, and in-process,
+  the difference being the queueing overhead.
+
+Prints connections held, moves per second, move-to-broadcast latency
+p50/p99/max (ms), server CPU per move, errors, for each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.support.stack import (  # noqa: E402
+    Stack,
+    claim_redis_db,
+    create_database,
+    drop_database,
+    release_redis_db,
+)
+
+SCENARIOS = ("saturate", "hold", "paced", "computer")
+RELAY_APP = "bench.relay_app.asgi:application"
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of processes and their children so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.workdir = Path(tempfile.mkdtemp(prefix="ws-load-"))
+        self.redis_url = claim_redis_db(args.redis_url)
+        self.database_url = create_database(args.postgres_url, "dominoes_bench")
+        self.stack = Stack(self.workdir, database_url=self.database_url, redis_url=self.redis_url)
+        self.tables: list[dict[str, Any]] = []
+        self.computer_tables: list[dict[str, Any]] = []
+        self.results: list[dict[str, Any]] = []
+
+    def close(self) -> None:
+        self.stack.stop_all()
+        drop_database(self.args.postgres_url, self.database_url)
+        release_redis_db(self.redis_url)
+
+    # --- setup -------------------------------------------------------------
+
+    def seed(self, count: int, *, players: int = 4, computers: int = 0) -> list[dict[str, Any]]:
+        argv = [
+            sys.executable,
+            "bench/seed_tables.py",
+            "--tables",
+            str(count),
+            "--players",
+            str(players),
+            "--computers",
+            str(computers),
+        ]
+        done = subprocess.run(
+            argv, cwd=ROOT, env=self.stack.env(), capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"seed_tables failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+        return json.loads(done.stdout.strip().splitlines()[-1])["tables"]
+
+    def ensure_tables(self, count: int) -> list[dict[str, Any]]:
+        if len(self.tables) < count:
+            started = time.perf_counter()
+            self.tables += self.seed(count - len(self.tables))
+            print(
+                f"  (seated {count} tables of 4 guests in {time.perf_counter() - started:.1f} s)", flush=True
+            )
+        return self.tables[:count]
+
+    @contextmanager
+    def servers(self, *specs: tuple[str, str, str], **env: str):
+        """Start web processes (name, server, app); stop them and empty the
+        Redis database afterwards (dead channels would stay in the groups)."""
+        release_redis_db(self.redis_url)
+        urls = []
+        try:
+            for name, server, app in specs:
+                urls.append(self.stack.start_web(name, server=server, app=app, **env))
+            yield urls
+        finally:
+            for name, _server, _app in specs:
+                self.stack.stop(name)
+            release_redis_db(self.redis_url)
+
+    # --- one run -------------------------------------------------------------
+
+    def run(
+        self,
+        label: str,
+        server: str,
+        urls: list[str],
+        tables: list[dict[str, Any]],
+        *,
+        mode: str,
+        duration: float,
+        relay: bool = False,
+        cpu_names: list[str] = (),
+        **spec: Any,
+    ) -> dict[str, Any]:
+        seats = []
+        for table in tables:
+            for entry in table["seats"]:
+                base = urls[entry["seat"] % len(urls)]
+                query = f"?seat={entry['seat']}" if relay else ""
+                seats.append(
+                    {
+                        "url": base.replace("http://", "ws://") + f"/ws/table/{table['table']}/{query}",
+                        "origin": base,
+                        "cookie": entry["cookie"],
+                        "table": table["table"],
+                        "seat": entry["seat"],
+                    }
+                )
+        full_spec = {"mode": mode, "duration": duration, "warmup": self.args.warmup, "seats": seats, **spec}
+        pids = [self.stack.processes[name].process.pid for name in cpu_names]
+        client = subprocess.Popen(
+            [sys.executable, "bench/load_client.py"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert client.stdin is not None
+        assert client.stdout is not None
+        client.stdin.write(json.dumps(full_spec))
+        client.stdin.close()
+        result: dict[str, Any] = {}
+        cpu_start = cpu_end = 0.0
+        for line in client.stdout:
+            message = json.loads(line)
+            if message.get("window") == "start":
+                cpu_start = cpu_seconds(pids)
+            elif message.get("window") == "end":
+                cpu_end = cpu_seconds(pids)
+            else:
+                result = message
+        client.wait()
+        if not result:
+            raise RuntimeError(
+                f"the load client failed: {client.stderr.read()[-3000:] if client.stderr else ''}"
+            )
+        result.update(label=label, server=server)
+        moves = result["moves"]
+        result["server_cpu_pct"] = round(100 * (cpu_end - cpu_start) / duration, 1)
+        result["cpu_ms_per_move"] = round(1000 * (cpu_end - cpu_start) / moves, 2) if moves else None
+        self.results.append(result)
+        print_row(result)
+        return result
+
+    # --- scenarios -----------------------------------------------------------
+
+    def saturate(self) -> None:
+        args = self.args
+        tables = self.ensure_tables(args.tables)
+        print(
+            f"\n# saturation: {args.tables} tables of 4, every seat moves as soon as it may "
+            f"({args.duration:g} s after {args.warmup:g} s warm-up)",
+            flush=True,
+        )
+        header()
+        with self.servers(
+            ("relay", "daphne", RELAY_APP), DJANGO_SETTINGS_MODULE="bench.relay_app.settings"
+        ) as urls:
+            relay = self.run(
+                "relay yardstick",
+                "daphne x1",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                relay=True,
+                cpu_names=["relay"],
+            )
+        with self.servers(("web-a", "daphne", "config.asgi:application")) as urls:
+            site = self.run(
+                "site",
+                "daphne x1",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                cpu_names=["web-a"],
+            )
+        with self.servers(
+            ("web-a", "daphne", "config.asgi:application"), ("web-b", "daphne", "config.asgi:application")
+        ) as urls:
+            self.run(
+                "site",
+                "daphne x2",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                cpu_names=["web-a", "web-b"],
+            )
+        with self.servers(("uv-a", "uvicorn", "config.asgi:application")) as urls:
+            self.run(
+                "site",
+                "uvicorn x1",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                cpu_names=["uv-a"],
+            )
+        with self.servers(
+            ("relay-uv", "uvicorn", RELAY_APP), DJANGO_SETTINGS_MODULE="bench.relay_app.settings"
+        ) as urls:
+            self.run(
+                "relay yardstick",
+                "uvicorn x1",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                relay=True,
+                cpu_names=["relay-uv"],
+            )
+        if relay["moves_per_s"]:
+            ratio = site["moves_per_s"] / relay["moves_per_s"]
+            print(
+                f"  site / relay yardstick on one Daphne: {site['moves_per_s']:.0f} / "
+                f"{relay['moves_per_s']:.0f} moves/s = {ratio:.2f} (target >= 0.5: "
+                f"{'met' if ratio >= 0.5 else 'NOT met'})",
+                flush=True,
+            )
+
+    def hold(self) -> None:
+        args = self.args
+        tables = self.ensure_tables(args.hold_tables)
+        print(
+            f"\n# hold: {len(tables) * 4} sockets ({len(tables)} tables) on one Daphne for "
+            f"{args.hold_seconds:g} s, websocket pings every {args.ping_interval:g} s, "
+            f"each table moving every {args.hold_period:g} s",
+            flush=True,
+        )
+        header()
+        with self.servers(("web-a", "daphne", "config.asgi:application")) as urls:
+            result = self.run(
+                "site hold",
+                "daphne x1",
+                urls,
+                tables,
+                mode="paced",
+                period=args.hold_period,
+                duration=args.hold_seconds,
+                ping_interval=args.ping_interval,
+                connect_concurrency=args.connect_concurrency,
+                cpu_names=["web-a"],
+            )
+        ok = (
+            result["held"] == result["sockets"]
+            and not result["errors"]
+            and not result["closed_early"]
+            and not result["connect_failures"]
+            and not result["lost"]
+        )
+        print(
+            f"  {result['held']} of {result['sockets']} sockets held, errors {result['errors'] or 'none'}, "
+            f"closed early {result['closed_early'] or 'none'}: {'no error' if ok else 'FAILED'}",
+            flush=True,
+        )
+
+    def paced(self) -> None:
+        args = self.args
+        steps = [int(step) for step in args.paced_steps.split(",")]
+        self.ensure_tables(max(steps))
+        for server in args.paced_servers.split(","):
+            print(f"\n# paced on one {server} process: each table moves every 2 s; p99 < 150 ms?", flush=True)
+            header()
+            best = 0
+            for count in steps:
+                with self.servers(("paced", server, "config.asgi:application")) as urls:
+                    result = self.run(
+                        "site paced",
+                        f"{server} x1",
+                        urls,
+                        self.tables[:count],
+                        mode="paced",
+                        period=2.0,
+                        duration=args.paced_seconds,
+                        connect_concurrency=args.connect_concurrency,
+                        cpu_names=["paced"],
+                    )
+                good = (
+                    result["p99_ms"] is not None
+                    and result["p99_ms"] < 150
+                    and not result["lost"]
+                    and result["held"] == result["sockets"]
+                )
+                if not good:
+                    break
+                best = count
+            print(
+                f"  {server}: {best} tables ({best / 2:.0f} moves/s) with p99 < 150 ms and nothing lost"
+                + ("" if best < steps[-1] else " (the largest step tried; more may pass)"),
+                flush=True,
+            )
+
+    def computer(self) -> None:
+        args = self.args
+        tables = self.seed(args.computer_tables, players=2, computers=1)
+        print(
+            f"\n# computer moves: {len(tables)} tables of a person against an easy computer, "
+            f"AI_MOVE_DELAY_MS=0, one Daphne",
+            flush=True,
+        )
+        header()
+        delay = {"AI_MOVE_DELAY_MS": "0"}
+        with self.servers(("web-a", "daphne", "config.asgi:application"), **delay) as urls:
+            worker = self.stack.start_worker("bench-worker", concurrency=2, **delay)
+            try:
+                queued = self.run(
+                    "computer, Celery",
+                    "daphne x1",
+                    urls,
+                    tables,
+                    mode="saturate",
+                    duration=args.duration,
+                    cpu_names=["web-a", "bench-worker"],
+                )
+            finally:
+                self.stack.stop(worker.name)
+        # The same task code in-process (no broker hop): the baseline.
+        with self.servers(
+            ("web-a", "daphne", "config.asgi:application"), CELERY_TASK_ALWAYS_EAGER="1", **delay
+        ) as urls:
+            inline = self.run(
+                "computer, in-process",
+                "daphne x1",
+                urls,
+                tables,
+                mode="saturate",
+                duration=args.duration,
+                cpu_names=["web-a"],
+            )
+        for key in ("computer_p50_ms", "computer_p99_ms"):
+            if queued[key] is not None and inline[key] is not None:
+                print(
+                    f"  Celery + Redis add {queued[key] - inline[key]:.1f} ms at {key[9:12]} to a computer "
+                    f"move ({queued[key]:.1f} vs {inline[key]:.1f} ms in-process)",
+                    flush=True,
+                )
+
+
+COLUMNS = [
+    ("label", 22),
+    ("server", 11),
+    ("tables", 6),
+    ("sockets", 7),
+    ("held", 5),
+    ("moves_per_s", 8),
+    ("p50_ms", 8),
+    ("p99_ms", 8),
+    ("max_ms", 8),
+    ("computer_p50_ms", 8),
+    ("computer_p99_ms", 8),
+    ("cpu_ms_per_move", 7),
+    ("server_cpu_pct", 6),
+    ("lost", 5),
+    ("mean_frame_bytes", 6),
+]
+TITLES = {
+    "moves_per_s": "moves/s",
+    "computer_p50_ms": "cpt p50",
+    "computer_p99_ms": "cpt p99",
+    "cpu_ms_per_move": "cpu/mv",
+    "server_cpu_pct": "cpu%",
+    "mean_frame_bytes": "frameB",
+}
+
+
+def header() -> None:
+    print(
+        "  "
+        + " ".join(
+            TITLES.get(key, key).rjust(width) if index > 1 else TITLES.get(key, key).ljust(width)
+            for index, (key, width) in enumerate(COLUMNS)
+        )
+        + "  errors",
+        flush=True,
+    )
+
+
+def print_row(result: dict[str, Any]) -> None:
+    cells = []
+    for index, (key, width) in enumerate(COLUMNS):
+        value = result.get(key)
+        text = "-" if value is None else str(value)
+        cells.append(text.ljust(width) if index <= 1 else text.rjust(width))
+    problems = {
+        **result.get("errors", {}),
+        **{f"close {k}": v for k, v in result.get("closed_early", {}).items()},
+        **{f"connect {k}": v for k, v in result.get("connect_failures", {}).items()},
+    }
+    print("  " + " ".join(cells) + "  " + (json.dumps(problems) if problems else "none"), flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Websocket load benchmark of the live tables.")
+    parser.add_argument("--only", default=",".join(SCENARIOS), help=f"comma-separated, among {SCENARIOS}")
+    parser.add_argument("--tables", type=int, default=40, help="tables in the saturation runs")
+    parser.add_argument("--duration", type=float, default=10, help="measured seconds of each run")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds before measuring")
+    parser.add_argument("--hold-tables", type=int, default=500, help="tables (x4 sockets) of the hold run")
+    parser.add_argument("--hold-seconds", type=float, default=30)
+    parser.add_argument(
+        "--hold-period", type=float, default=20, help="each held table moves every this many s"
+    )
+    parser.add_argument(
+        "--ping-interval", type=float, default=5, help="websocket heartbeat (ping) interval, s"
+    )
+    parser.add_argument("--paced-steps", default="50,100,150,200,250,300,400")
+    parser.add_argument("--paced-seconds", type=float, default=10)
+    parser.add_argument("--paced-servers", default="daphne,uvicorn")
+    parser.add_argument("--computer-tables", type=int, default=2)
+    parser.add_argument("--connect-concurrency", type=int, default=8)
+    parser.add_argument(
+        "--postgres-url",
+        default=os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
+    )
+    parser.add_argument("--redis-url", default=os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0"))
+    args = parser.parse_args()
+
+    from tests.support.services import postgres_problem, redis_problem
+
+    problems = [p for p in (postgres_problem(args.postgres_url), redis_problem(args.redis_url)) if p]
+    if problems:
+        print("ws_load skipped: " + "; ".join(problems))
+        return 0
+    load = os.getloadavg()
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M:%S')} {platform.node()}, {os.cpu_count()} cores, "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; Python {platform.python_version()}",
+        flush=True,
+    )
+    bench = Bench(args)
+    started = time.perf_counter()
+    try:
+        for name in args.only.split(","):
+            getattr(bench, name.strip())()
+    finally:
+        bench.close()
+    print(
+        f"\nws_load done in {time.perf_counter() - started:.0f} s; logs and ws_load.json in {bench.workdir}",
+        flush=True,
+    )
+    (bench.workdir / "ws_load.json").write_text(json.dumps(bench.results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
