@@ -76,6 +76,8 @@ class Run:
             self.seats.append(seat)
         self.latencies: list[float] = []
         self.computer_latencies: list[float] = []
+        # [table, seq, wall clock of the previous event, of this computer event]
+        self.computer_events: list[list[float]] = []
         self.sent = 0  # moves sent inside the window
         self.sending = True
         self.moves = 0  # events seen by each table's first socket inside the window
@@ -168,6 +170,11 @@ class Run:
                     computer = frame.get("seat") not in table.humans and frame.get("action") in MOVE_ACTIONS
                     if computer and seat.last_event_at and self.in_window(seat.last_event_at):
                         self.computer_latencies.append(now - seat.last_event_at)
+                        if first and self.spec.get("record_computer_events"):
+                            wall = time.time()
+                            self.computer_events.append(
+                                [table.id, frame["seq"], wall - (now - seat.last_event_at), wall]
+                            )
                     seat.last_event_at = now
                 elif kind == "state":
                     seat.seq = frame["seq"]
@@ -301,6 +308,7 @@ class Run:
             "game_overs": self.game_overs,
             "app_pings": self.pings,
             "app_pongs": self.pongs,
+            "computer_events": self.computer_events,
         }
 
 

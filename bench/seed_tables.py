@@ -64,6 +64,7 @@ def main() -> None:
         tables.append(
             {
                 "table": table.pk,
+                "game": table.game.pk,
                 "seats": [
                     {"seat": number, "cookie": f"{settings.SESSION_COOKIE_NAME}={key}"}
                     for number, key in enumerate(seat_keys)

@@ -345,15 +345,19 @@ class Bench:
     def computer(self) -> None:
         args = self.args
         tables = self.seed(args.computer_tables, players=2, computers=1)
+        games = {table["table"]: table["game"] for table in tables}
         print(
             f"\n# computer moves: {len(tables)} tables of a person against an easy computer, "
-            f"AI_MOVE_DELAY_MS=0, one Daphne",
+            f"AI_MOVE_DELAY_MS=0, one Daphne, one worker (2 processes)",
             flush=True,
         )
         header()
         delay = {"AI_MOVE_DELAY_MS": "0"}
+        probe = self.workdir / "celery-probe.jsonl"
         with self.servers(("web-a", "daphne", "config.asgi:application"), **delay) as urls:
-            worker = self.stack.start_worker("bench-worker", concurrency=2, **delay)
+            worker = self.stack.start_worker(
+                "bench-worker", concurrency=2, app="bench.celery_probe", CELERY_PROBE_FILE=str(probe), **delay
+            )
             try:
                 queued = self.run(
                     "computer, Celery",
@@ -363,10 +367,11 @@ class Bench:
                     mode="saturate",
                     duration=args.duration,
                     cpu_names=["web-a", "bench-worker"],
+                    record_computer_events=True,
                 )
             finally:
                 self.stack.stop(worker.name)
-        # The same task code in-process (no broker hop): the baseline.
+        # The same task code in-process (no broker hop), for comparison.
         with self.servers(
             ("web-a", "daphne", "config.asgi:application"), CELERY_TASK_ALWAYS_EAGER="1", **delay
         ) as urls:
@@ -379,13 +384,60 @@ class Bench:
                 duration=args.duration,
                 cpu_names=["web-a"],
             )
-        for key in ("computer_p50_ms", "computer_p99_ms"):
-            if queued[key] is not None and inline[key] is not None:
-                print(
-                    f"  Celery + Redis add {queued[key] - inline[key]:.1f} ms at {key[9:12]} to a computer "
-                    f"move ({queued[key]:.1f} vs {inline[key]:.1f} ms in-process)",
-                    flush=True,
-                )
+        self.report_queueing(queued, probe, games)
+        if inline["computer_p50_ms"] is not None and queued["computer_p50_ms"] is not None:
+            print(
+                f"  computer move latency, Celery vs in-process: p50 {queued['computer_p50_ms']:.1f} vs "
+                f"{inline['computer_p50_ms']:.1f} ms, p99 {queued['computer_p99_ms']:.1f} vs "
+                f"{inline['computer_p99_ms']:.1f} ms",
+                flush=True,
+            )
+
+    def report_queueing(self, result: dict[str, Any], probe: Path, games: dict[int, int]) -> None:
+        """Split each computer move (previous event -> computer event, as the
+        player saw them) into the task's own run (task_prerun -> task_postrun,
+        thinking included) and the rest: publishing, Redis, the worker taking
+        the task, and the broadcast back."""
+        runs: dict[tuple[int, int], dict[str, float]] = {}
+        if probe.exists():
+            for line in probe.read_text().splitlines():
+                record = json.loads(line)
+                key = (record["args"][0], record["args"][1])
+                entry = runs.setdefault(key, {})
+                if "start" in record:
+                    entry.setdefault("start", record["start"])
+                elif record.get("result") == "played":
+                    entry["end"] = record["end"]
+        overheads, queue_waits, thinking = [], [], []
+        for table_id, seq, before, seen in result.get("computer_events", []):
+            run = runs.get((games.get(int(table_id), -1), int(seq) - 1))
+            if not run or "end" not in run:
+                continue
+            thinking.append(run["end"] - run["start"])
+            overheads.append((seen - before) - (run["end"] - run["start"]))
+            queue_waits.append(run["start"] - before)
+        if not overheads:
+            print("  (no computer move could be matched with its task)", flush=True)
+            return
+
+        def pct(values: list[float], p: float) -> float:
+            values = sorted(values)
+            return 1000 * values[min(len(values) - 1, int(p * len(values)))]
+
+        print(
+            f"  {len(overheads)} computer moves: task run (thinking + storing + broadcasting) p50 "
+            f"{pct(thinking, 0.5):.1f} ms; the player's event -> task start p50 {pct(queue_waits, 0.5):.1f} ms, "
+            f"p99 {pct(queue_waits, 0.99):.1f} ms",
+            flush=True,
+        )
+        p50, p99 = pct(overheads, 0.5), pct(overheads, 0.99)
+        print(
+            f"  queueing overhead of a computer move (latency minus the task's run): p50 {p50:.1f} ms, "
+            f"p99 {p99:.1f} ms, max {pct(overheads, 1.0):.1f} ms (target < 20 ms: "
+            f"{'met' if p50 < 20 else 'NOT met'} at p50, {'met' if p99 < 20 else 'not met'} at p99)",
+            flush=True,
+        )
+        result.update(queueing_p50_ms=round(p50, 2), queueing_p99_ms=round(p99, 2))
 
 
 COLUMNS = [

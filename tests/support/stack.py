@@ -286,6 +286,7 @@ class Stack:
         concurrency: int = 1,
         queues: str = "celery",
         wait_for: str = "",
+        app: str = "config",
         **env: str,
     ) -> Managed:
         """Start a Celery worker and wait until it is ready to take tasks (and,
@@ -295,7 +296,7 @@ class Stack:
             "-m",
             "celery",
             "-A",
-            "config",
+            app,
             "worker",
             "--loglevel=INFO",
             f"--concurrency={concurrency}",
