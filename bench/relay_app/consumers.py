@@ -14,6 +14,20 @@ MOVES, OPENING = round_templates(PLAYERS)
 # table id -> seq of its last move. One relay process holds the truth.
 SEQS: dict[int, int] = {}
 MOVE_TYPES = frozenset({"play", "draw", "pass", "next_round"})
+# The table object the site's consumer merges into every state frame (a real
+# one, taken from a 4-guest table of the site), so that frames weigh the same.
+TABLE = {
+    "id": 1, "kind": "private", "ranked": False, "mode": "", "public": True, "preset": "classic-draw",
+    "commitment": "9172b1822c6798c00503d24255013015c63af212f0e415abac0f345c13bbff5f",
+    "players": [
+        {"seat": seat, "name": "Guest", "kind": "human", "level": None, "member": None} for seat in range(PLAYERS)
+    ],
+    "spectators": 0, "status": "playing", "draw_offers": [],
+    "clock": {
+        "seat": 2, "deadline": "2026-11-29T17:03:46.978898+00:00", "deadline_ms": 1795971826978,
+        "turn_seconds": 30, "grace_deadline_ms": 1795971856978, "away": [], "claimable": False,
+    },
+}  # fmt: skip
 
 
 def _group(table_id: int, viewer: int | None) -> str:
@@ -43,7 +57,7 @@ class RelayConsumer(AsyncWebsocketConsumer):
     async def _send_state(self, seq: int) -> None:
         frames = _frames(seq, self.viewer)
         state = next(frame for frame in frames if frame["type"] == "state")
-        await self.send(text_data=json.dumps(state))
+        await self.send(text_data=json.dumps({**state, "table": TABLE}))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -76,4 +90,6 @@ class RelayConsumer(AsyncWebsocketConsumer):
 
     async def table_frames(self, message: dict) -> None:
         for frame in message["frames"]:
+            if frame["type"] == "state":
+                frame = {**frame, "table": TABLE}
             await self.send(text_data=json.dumps(frame))
