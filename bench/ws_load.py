@@ -12,8 +12,9 @@ Scenarios (``--only`` picks some; every one is bounded by the flags):
   their turn): the relay yardstick (bench/relay_app) on one Daphne, the site
   on one Daphne, on two Daphne processes (seats split across them, so every
   broadcast crosses the Redis layer) and on one uvicorn;
-- ``hold``: one Daphne holding 4 x ``--hold-tables`` sockets with websocket
-  pings (heartbeats) for ``--hold-seconds``, a few tables still playing;
+- ``hold``: one Daphne holding 4 x ``--hold-tables`` sockets with heartbeats
+  (websocket pings and the protocol's ``ping``) for ``--hold-seconds``, every
+  table still moving now and then;
 - ``paced``: tables each moving every 2 s, more and more of them, on one
   process (Daphne, then uvicorn): the most tables with p99 < 150 ms;
 - ``computer``: a person against a computer (AI_MOVE_DELAY_MS=0): the
@@ -275,8 +276,8 @@ class Bench:
         tables = self.ensure_tables(args.hold_tables)
         print(
             f"\n# hold: {len(tables) * 4} sockets ({len(tables)} tables) on one Daphne for "
-            f"{args.hold_seconds:g} s, websocket pings every {args.ping_interval:g} s, "
-            f"each table moving every {args.hold_period:g} s",
+            f"{args.hold_seconds:g} s, websocket pings every {args.ping_interval:g} s and protocol pings "
+            f'({{"type": "ping"}}) every {args.app_ping_interval:g} s, each table moving every {args.hold_period:g} s',
             flush=True,
         )
         header()
@@ -290,6 +291,7 @@ class Bench:
                 period=args.hold_period,
                 duration=args.hold_seconds,
                 ping_interval=args.ping_interval,
+                app_ping_interval=args.app_ping_interval,
                 connect_concurrency=args.connect_concurrency,
                 cpu_names=["web-a"],
             )
@@ -299,10 +301,13 @@ class Bench:
             and not result["closed_early"]
             and not result["connect_failures"]
             and not result["lost"]
+            and result["app_pongs"] >= result["app_pings"] * 0.99
         )
         print(
-            f"  {result['held']} of {result['sockets']} sockets held, errors {result['errors'] or 'none'}, "
-            f"closed early {result['closed_early'] or 'none'}: {'no error' if ok else 'FAILED'}",
+            f"  {result['held']} of {result['sockets']} sockets held (connected in {result['connect_s']:.0f} s), "
+            f"{result['app_pongs']} pongs for {result['app_pings']} pings, errors {result['errors'] or 'none'}, "
+            f"closed early {result['closed_early'] or 'none'}, failed connection attempts "
+            f"{result['connect_failures'] or 'none'}: {'no error' if ok else 'FAILED'}",
             flush=True,
         )
 
@@ -506,6 +511,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--ping-interval", type=float, default=5, help="websocket heartbeat (ping) interval, s"
+    )
+    parser.add_argument(
+        "--app-ping-interval",
+        type=float,
+        default=10,
+        help='protocol heartbeat ({"type": "ping"}) interval, s',
     )
     parser.add_argument("--paced-steps", default="50,100,150,200,250,300,400")
     parser.add_argument("--paced-seconds", type=float, default=10)
