@@ -74,7 +74,7 @@ def ms(seconds: float) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--games", type=int, default=1)
     args = parser.parse_args()
     rng = Random(7)
     hint_times, decision_times, recompute_times, verify_times, review_times = [], [], [], [], []
