@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection
 from django.utils import timezone
 
 from games import selectors
@@ -31,6 +32,8 @@ from games import selectors
 logger = logging.getLogger(__name__)
 
 PENDING: deque[tuple[int, int]] = deque()
+# Attempts of an in-process computer turn when the database is locked.
+LOCKED_RETRIES = 5
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 _sweeper_started = False
@@ -60,7 +63,16 @@ def _run_in_thread(game_id: int, seq: int) -> None:
 
     close_old_connections()
     try:
-        compute_ai_move(game_id, seq)
+        for attempt in range(LOCKED_RETRIES):
+            try:
+                compute_ai_move(game_id, seq)
+                return
+            except OperationalError:
+                # SQLite busy beyond its timeout: the task is idempotent, try again.
+                if attempt == LOCKED_RETRIES - 1:
+                    raise
+                connection.close()
+                time.sleep(0.05 * 2**attempt)
     except Exception:
         logger.exception("computer turn of game %s at event %s failed", game_id, seq)
     finally:

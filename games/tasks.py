@@ -8,8 +8,11 @@ ends (on ``game_finished``); ``sweep_stalled_games`` runs periodically
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 from celery.signals import worker_ready
+from django.conf import settings
 
 from games import dispatch, services
 
@@ -31,12 +34,15 @@ def review_game(game_id: int) -> str:
 
 
 @shared_task(ignore_result=True)
-def sweep_stalled_games() -> int:
-    """Requeue the computer turns of games that have not moved for a while."""
-    return dispatch.requeue_stalled_games()
+def sweep_stalled_games(idle_seconds: float | None = None) -> int:
+    """Requeue the computer turns of games that have not moved for a while
+    (``idle_seconds``, default ``dispatch.stall_after()``)."""
+    idle = None if idle_seconds is None else timedelta(seconds=idle_seconds)
+    return dispatch.requeue_stalled_games(idle_for=idle)
 
 
 @worker_ready.connect
 def resume_games_when_a_worker_starts(**_kwargs: object) -> None:
-    # A restarted worker resumes every game at once (the tasks are idempotent).
-    sweep_stalled_games.delay()
+    # A (re)started worker resumes every game that waits for the computer,
+    # with a short threshold: a duplicate turn is harmless (idempotent tasks).
+    sweep_stalled_games.delay(idle_seconds=2 + settings.AI_MOVE_DELAY_MS / 1000)

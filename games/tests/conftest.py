@@ -36,3 +36,15 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict]]:
 def no_sweeper(settings: Any) -> None:
     """No background sweep of stalled games during the test."""
     settings.GAMES_SWEEP_SECONDS = 0
+
+
+@pytest.fixture
+def fresh_layer() -> Iterator[None]:
+    """A new channel layer for the test: the Redis layer keeps asyncio locks
+    bound to the event loop of the test that first used it, and every async
+    test runs its own loop."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

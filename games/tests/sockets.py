@@ -23,7 +23,12 @@ def new_session_key() -> str:
 
 
 class Socket:
-    """A websocket client of ``/ws/table/<id>/`` with the frames it received."""
+    """A websocket client of ``/ws/table/<id>/`` with the frames it received.
+
+    ``receive`` and ``drain`` pass over the notices other apps add (``NOISE``,
+    e.g. the turn clock), which stay in ``frames``."""
+
+    NOISE = frozenset({"clock"})
 
     def __init__(self, table_id: int, *, session_key: str | None = None, language: str | None = None) -> None:
         headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
@@ -43,9 +48,11 @@ class Socket:
         return await self.receive()
 
     async def receive(self, timeout: float = 5) -> dict[str, Any]:
-        frame = await self.communicator.receive_json_from(timeout=timeout)
-        self.frames.append(frame)
-        return frame
+        while True:
+            frame = await self.communicator.receive_json_from(timeout=timeout)
+            self.frames.append(frame)
+            if frame.get("type") not in self.NOISE:
+                return frame
 
     async def until(self, kind: str, *, timeout: float = 10, **match: Any) -> dict[str, Any]:
         """Receive until a frame of type ``kind`` (with the given fields)."""
@@ -61,7 +68,10 @@ class Socket:
         ``receive`` would cancel the application: wait with ``receive_nothing``.)"""
         got = []
         while not await self.communicator.receive_nothing(timeout=quiet):
-            got.append(await self.receive())
+            frame = await self.communicator.receive_json_from()
+            self.frames.append(frame)
+            if frame.get("type") not in self.NOISE:
+                got.append(frame)
         return got
 
     async def send(self, frame: dict[str, Any]) -> None:
@@ -74,7 +84,7 @@ class Socket:
         await self.communicator.send_to(bytes_data=data)
 
     async def nothing_more(self, wait: float = 0.3) -> bool:
-        return await self.communicator.receive_nothing(timeout=wait)
+        return not await self.drain(wait)
 
     async def close(self) -> None:
         await self.communicator.disconnect()

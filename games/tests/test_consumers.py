@@ -15,7 +15,7 @@ from games.services import broadcast
 from games.tests.factories import ComputerSeatFactory, UserFactory, make_table
 from games.tests.sockets import Socket, dumps, new_session
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("computer_queue")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("computer_queue", "fresh_layer")]
 
 
 @database_sync_to_async
