@@ -38,7 +38,8 @@ PRESENCE_TTL = 60
 TABLE_PRESENCE_TTL = 6 * 3600
 
 _loop_lock = threading.Lock()
-_loop_started = False
+_loop_stop = threading.Event()
+_loop_thread: threading.Thread | None = None
 
 
 def tick_seconds() -> float:
@@ -161,9 +162,8 @@ def tick() -> dict[str, Any]:
     return report
 
 
-def _loop() -> None:
+def _loop(stop: threading.Event) -> None:
     every = tick_seconds()
-    stop = threading.Event()
     while not stop.wait(every):
         close_old_connections()
         try:
@@ -175,12 +175,23 @@ def _loop() -> None:
 def start_in_process_loop() -> bool:
     """Start the tick in a daemon thread of this process (embedded mode only,
     once). Returns whether a loop was started now."""
-    global _loop_started
+    global _loop_thread
     if not in_process() or tick_seconds() <= 0:
         return False
     with _loop_lock:
-        if _loop_started:
+        if _loop_thread is not None and _loop_thread.is_alive():
             return False
-        _loop_started = True
-    threading.Thread(target=_loop, name="lobby-tick", daemon=True).start()
+        _loop_stop.clear()
+        _loop_thread = threading.Thread(target=_loop, args=(_loop_stop,), name="lobby-tick", daemon=True)
+        _loop_thread.start()
     return True
+
+
+def stop_in_process_loop(timeout: float = 5) -> None:
+    """Stop the tick thread (tests; a process shutting down)."""
+    global _loop_thread
+    with _loop_lock:
+        thread, _loop_thread = _loop_thread, None
+    _loop_stop.set()
+    if thread is not None:
+        thread.join(timeout)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import ratings
-from accounts.models import Friendship, Invitation, Profile, RatedGame, Rating, RatingChange
+from accounts.models import Friendship, Invitation, Profile, RatedGame, Rating, RatingChange, StandIn
 from games.modes import RANKED_MODES
 
 logger = logging.getLogger(__name__)
@@ -132,6 +132,11 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         result = game.result
         resigned = result.get("resigned")
         last = [side_of[resigned]] if resigned is not None else []
+        if not teams:
+            # A player who left and never came back (a computer finished for
+            # them) ranks last too; in pairs their partner's result stands.
+            left = StandIn.objects.filter(table=table).values_list("seat", flat=True)
+            last += [side_of[seat] for seat in left if side_of[seat] not in last]
         winner = result.get("winner")
         ranks = ratings.ranks_from_scores(result["scores"], winner=winner, last=last)
         by_seat = {seat.number: rows[seat.user_id] for seat in seats}
@@ -140,7 +145,7 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         for side, numbers in enumerate(members):
             for skill, number in zip(new[side], numbers, strict=True):
                 row = by_seat[number]
-                outcome = _outcome(drawn=drawn, won=side == winner)
+                outcome = _outcome(drawn=drawn, won=side == winner and side not in last)
                 RatingChange.objects.create(
                     rated_game=record,
                     user_id=row.user_id,
@@ -179,8 +184,13 @@ def rate_missed_games(*, limit: int = 50) -> int:
         table__status=Table.Status.FINISHED,
         rating_record__isnull=True,
         result__isnull=False,
-    ).values_list("pk", flat=True)[:limit]
-    return sum(1 for game_id in list(missed) if rate_finished_game(game_id=game_id) is not None)
+    ).values_list("pk", "table_id")[:limit]
+    rated = 0
+    for game_id, table_id in list(missed):
+        if rate_finished_game(game_id=game_id) is not None:
+            rated += 1
+        close_stand_ins(table_id=table_id)
+    return rated
 
 
 def record_abandonment(*, user_id: int) -> None:
@@ -255,3 +265,14 @@ def _send_to_group(group: str, frame: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, {"type": "lobby.frame", "frame": frame})
     except Exception:
         logger.exception("could not send to %s", group)
+
+
+def close_stand_ins(*, table_id: int) -> int:
+    """At the end of a game, count an abandoned game against each member a
+    computer was still standing in for, and forget the stand-ins."""
+    stand_ins = list(StandIn.objects.filter(table_id=table_id))
+    for stand_in in stand_ins:
+        if stand_in.user_id is not None:
+            record_abandonment(user_id=stand_in.user_id)
+    StandIn.objects.filter(pk__in=[s.pk for s in stand_ins]).delete()
+    return len(stand_ins)

@@ -9,8 +9,9 @@ from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from accounts import services
-from games.signals import game_finished
+from accounts import periodic, services
+from games import clock
+from games.signals import game_finished, table_socket_closed, table_socket_opened
 
 logger = logging.getLogger(__name__)
 
@@ -32,3 +33,40 @@ def rate_game(sender: Any, game: Any, table: Any, **_kwargs: Any) -> None:
         return
     if record is not None:
         services.announce_rating_changes(record=record)
+    try:
+        services.close_stand_ins(table_id=table.pk)
+    except Exception:
+        logger.exception("closing the stand-ins of table %s failed", table.pk)
+
+
+@receiver(table_socket_opened)
+def table_socket_opened_presence(
+    sender: Any,
+    table_id: int,
+    seat: int | None,
+    user_id: int | None,
+    session_key: str,
+    channel_name: str,
+    **_kw: Any,
+) -> None:
+    try:
+        periodic.touch_presence(
+            channel_name=channel_name, user_id=user_id, session_key=session_key, table_id=table_id, seat=seat
+        )
+        if seat is not None:
+            clock.player_arrived(table_id=table_id, seat=seat)
+        periodic.start_in_process_loop()
+    except Exception:
+        logger.exception("presence of a socket at table %s failed", table_id)
+
+
+@receiver(table_socket_closed)
+def table_socket_closed_presence(
+    sender: Any, table_id: int, seat: int | None, channel_name: str, **_kw: Any
+) -> None:
+    try:
+        periodic.drop_presence(channel_name=channel_name)
+        if seat is not None:
+            clock.player_left(table_id=table_id, seat=seat)
+    except Exception:
+        logger.exception("presence of a socket at table %s failed", table_id)

@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -133,7 +134,10 @@ def clock_for(table: Table, game: Game, *, now: datetime | None = None) -> Clock
 
 
 def clock_facts(table: Table, game: Game) -> dict[str, Any]:
-    """``{"clock": {...} | None}`` for the table facts of every frame."""
+    """``{"clock": {...} | None}`` for the table facts of every frame
+    (games.selectors.table_facts): the state frames carry the timer."""
+    if table.kind == Table.Kind.COMPUTER or game.finished or game.state is None:
+        return {"clock": None}
     clock = clock_for(table, game)
     return {"clock": None if clock is None else clock.to_dict()}
 
@@ -287,19 +291,31 @@ def claim_win(*, game_id: int, seat: int, now: datetime | None = None) -> None:
 # --- Table sockets opening and closing (games.signals) -----------------------------
 
 
+def _left_key(table_id: int, seat: int) -> str:
+    # Keyed by the game's commitment too: table numbers may be reused (tests).
+    commitment = Game.objects.filter(table_id=table_id).values_list("commitment", flat=True).first() or ""
+    return f"clock:left:{table_id}:{commitment[:16]}:{seat}"
+
+
 def player_arrived(*, table_id: int, seat: int) -> None:
-    """A player's socket opened: a computer standing in for them gives the
-    seat back, and the table hears that they are here."""
+    """A player's socket opened. If they had left (or a computer stood in for
+    them), the seat is theirs again and the table hears that they are back;
+    a first arrival changes nothing the others must hear at once."""
     from accounts.models import StandIn
 
-    StandIn.objects.filter(table_id=table_id, seat=seat).delete()
-    announce_clock(table_id=table_id)
+    key = _left_key(table_id, seat)
+    returned = bool(cache.get(key))
+    deleted, _details = StandIn.objects.filter(table_id=table_id, seat=seat).delete()
+    if returned or deleted:
+        cache.delete(key)
+        announce_clock(table_id=table_id)
 
 
 def player_left(*, table_id: int, seat: int) -> None:
     """A player's socket closed: if it was their last, the table hears that
     they are away (their grace period shows on the clock)."""
     if seat not in connected_seats(table_id):
+        cache.set(_left_key(table_id, seat), 1, timeout=24 * 3600)
         announce_clock(table_id=table_id)
 
 

@@ -188,8 +188,10 @@ def table_players(table: Table) -> list[dict[str, Any]]:
 
 def table_facts(table: Table, game: Game) -> dict[str, Any]:
     """The live facts of a table sent with every broadcast (no names: those
-    are translated per viewer)."""
-    return {"status": table.status, "draw_offers": sorted(game.draw_offers)}
+    are translated per viewer); ``clock``: the turn timer (games.clock)."""
+    from games.clock import clock_facts
+
+    return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game)}
 
 
 def table_object(table: Table, game: Game, players: list[dict[str, Any]], *, spectators: int) -> dict[str, Any]:

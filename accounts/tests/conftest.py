@@ -18,3 +18,14 @@ def make_member(db: Any):
         )
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A new channel layer per test: the Redis layer keeps asyncio locks bound
+    to the event loop of the test that first used it."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

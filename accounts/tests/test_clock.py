@@ -221,3 +221,84 @@ def test_claiming_over_http(client, make_member) -> None:
     accepted = client.post(f"/table/{table.pk}/claim/", HTTP_ACCEPT="application/json")
     assert accepted.json() == {"ok": True}
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+
+
+def test_table_sockets_record_presence_and_bring_a_player_back(make_member) -> None:
+    from games.signals import table_socket_closed, table_socket_opened
+
+    table = ranked_table([make_member(n) for n in ("a", "b", "c")], "three")
+    StandIn.objects.create(table=table, seat=1)
+    fields = {"table_id": table.pk, "seat": 1, "user_id": None, "session_key": "", "channel_name": "chan-1"}
+    table_socket_opened.send(sender=None, **fields)
+    assert clock.connected_seats(table.pk) == {1}
+    assert not StandIn.objects.exists()  # back at the table
+    table_socket_closed.send(sender=None, **fields)
+    assert clock.connected_seats(table.pk) == set()
+
+
+def test_every_state_at_a_timed_table_carries_the_clock(
+    make_member, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    from games.services import broadcast
+
+    sent: list = []
+    monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
+    table = ranked_table([make_member("a"), make_member("b")])
+    seated(table, 0, 1)
+    game = game_of(table)
+    state = selectors.game_state(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.play_move(
+            game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=game.seq
+        )
+    game.refresh_from_db()
+    assert sent
+    for _group, message in sent:
+        assert message["table"]["clock"]["seat"] == game.to_move
+        assert message["table"]["clock"]["deadline_ms"] == int(
+            (game.updated_at + timedelta(seconds=30)).timestamp() * 1000
+        )
+
+
+def test_a_player_leaving_and_coming_back_is_announced(make_member, monkeypatch) -> None:
+    from games.services import broadcast
+
+    sent: list = []
+    monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
+    table = ranked_table([make_member("a"), make_member("b")])
+    seated(table, 0, 1)
+    clock.player_arrived(table_id=table.pk, seat=0)  # a first arrival: nothing to tell
+    assert sent == []
+    left(table, 0)
+    clock.player_left(table_id=table.pk, seat=0)
+    frames = [message["frame"] for _group, message in sent]
+    assert frames
+    assert frames[0]["type"] == "clock"
+    assert frames[0]["clock"]["away"] == [0]
+    sent.clear()
+    seated(table, 0)
+    clock.player_arrived(table_id=table.pk, seat=0)
+    assert sent[0][1]["frame"]["clock"]["away"] == []
+
+
+def test_the_embedded_mode_ticks_in_a_thread(settings, monkeypatch) -> None:
+    import threading
+
+    settings.LOBBY_TICK_IN_PROCESS = True
+    settings.LOBBY_TICK_SECONDS = 0.05
+    ticked = threading.Event()
+    monkeypatch.setattr(periodic, "tick", ticked.set)
+    try:
+        assert periodic.start_in_process_loop()
+        assert not periodic.start_in_process_loop()  # one loop per process
+        assert ticked.wait(5)
+    finally:
+        periodic.stop_in_process_loop()
+    settings.LOBBY_TICK_IN_PROCESS = False
+    assert not periodic.start_in_process_loop()  # with beat (or in tests): no thread
+
+
+def test_one_tick_runs_every_job(make_member) -> None:
+    report = periodic.tick()
+    assert set(report) == {"matched", "timers", "rated", "forgotten", "counts"}
+    assert report["counts"]["type"] == "counts"

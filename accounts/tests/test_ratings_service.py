@@ -114,3 +114,19 @@ def test_abandonment_is_counted_against_the_leaver(make_member) -> None:
     services.record_abandonment(user_id=alice.pk)
     services.record_abandonment(user_id=alice.pk)
     assert Profile.objects.get(user=alice).abandoned == 2
+
+
+def test_a_player_who_left_for_good_ranks_last_and_is_counted_as_abandoning(make_member) -> None:
+    from accounts.models import StandIn
+
+    users = [make_member(f"p{i}") for i in range(3)]
+    table = ranked_table(users, "three")
+    StandIn.objects.create(table=table, seat=2, user=users[2])
+    game = play_out(table, seed=9)
+    services.rate_finished_game(game_id=game.pk)
+    change = RatingChange.objects.get(seat=2)
+    assert change.rank == 3
+    assert change.outcome == "loss"
+    assert services.close_stand_ins(table_id=table.pk) == 1
+    assert Profile.objects.get(user=users[2]).abandoned == 1
+    assert not StandIn.objects.exists()

@@ -174,7 +174,15 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(os.environ.get("CELERY_SWEEP_SECONDS", "10")),
         "options": {"expires": 10},
     },
+    # Matchmaking, the lobby counters, turn timers and absent players
+    # (accounts.periodic.tick; in-process in the embedded mode).
+    "lobby-tick": {
+        "task": "accounts.tasks.lobby_tick",
+        "schedule": float(os.environ.get("LOBBY_TICK_SECONDS", "3")),
+        "options": {"expires": 5},
+    },
 }
+LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))

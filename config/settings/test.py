@@ -11,3 +11,8 @@ CELERY_TASK_ALWAYS_EAGER = True
 # Post-game reviews (games.review) run after every finished game: keep them light.
 REVIEW_BUDGET_MS = 20
 REVIEW_DEALS = 30
+# No lobby tick thread (matchmaking, timers) behind the tests' backs: the
+# tests that need it start it or call accounts.periodic.tick() themselves.
+LOBBY_TICK_IN_PROCESS = False
+# No stalled-games sweep thread (games.dispatch) either: tests call it.
+GAMES_SWEEP_SECONDS = 0

@@ -40,6 +40,7 @@ function onState(frame) {
   if (frame.table) {
     app.table = frame.table;
     if (frame.table.players) app.players = frame.table.players;
+    if ("clock" in frame.table) app.clock = frame.table.clock; // the turn timer (games.clock)
   }
   app.pending = false;
   if (app.selected && legalEnds(app.selected).length < 2) app.selected = null;
