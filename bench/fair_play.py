@@ -16,11 +16,11 @@ from random import Random
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
-from games import hints, review  # noqa: E402
+from games import analysis, hints, review  # noqa: E402
 from games.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
 from games.engine import (  # noqa: E402
     PRESETS,
@@ -52,7 +52,7 @@ def play(seed: str, rng: Random):
         view = view_for(state, seat)
         if seat == 0:
             action = choose_action(view, "medium", seed=rng.getrandbits(32))
-            if len(review.distinct_plays(view)) >= 2:
+            if len(analysis.distinct_plays(view)) >= 2:
                 people.append((view, seq))
         else:
             action = choose_action(view, "hard", seed=computer_seed(seed, seq), budget_ms=DEFAULT_BUDGET_MS)
@@ -87,7 +87,7 @@ def main() -> int:
             hints.compute_hint(view, seq)
             hint_times.append(time.perf_counter() - start)
             start = time.perf_counter()
-            review.analyse(view, seed=computer_seed("x", seq), budget_ms=review.review_budget_ms(),
+            analysis.analyse(view, seed=computer_seed("x", seq), budget_ms=review.review_budget_ms(),
                            deals=review.review_deals())
             spent = time.perf_counter() - start
             decision_times.append(spent)

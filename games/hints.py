@@ -13,6 +13,7 @@ choice for the asking player's own view (docs/fair-play.md).
 from __future__ import annotations
 
 import asyncio
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -22,10 +23,11 @@ from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import review, selectors, services
+from games import analysis, review, selectors, services
 from games.engine import Draw, Pass, PlayerView, action_to_json, view_for
 from games.models import Game, Table
 
+logger = logging.getLogger(__name__)
 _pool: ThreadPoolExecutor | None = None
 
 
@@ -66,23 +68,23 @@ def seat_view(*, game_id: int, seat: int) -> tuple[PlayerView, int]:
     return view_for(state, seat), game.seq
 
 
-def why_text(view: PlayerView, analysis: review.Analysis) -> str:
+def why_text(view: PlayerView, found: analysis.Analysis) -> str:
     """Why the hard level plays this, in words (from the view's facts only)."""
-    best = analysis.best
+    best = found.best
     if isinstance(best, Draw):
         return _("No tile of your hand fits either end: draw from the boneyard.")
     if isinstance(best, Pass):
         return _("No tile of your hand fits and nothing is left to draw: pass.")
-    if analysis.forced:
+    if found.forced:
         return _("It is the only move you can make.")
-    chosen = analysis.option_of(best)
-    others = [option for option in analysis.options if option is not chosen]
+    chosen = found.option_of(best)
+    others = [option for option in found.options if option is not chosen]
     other = max(others, key=lambda option: option.points)
     return _(
         "Over %(deals)s possible deals of the tiles you cannot see, %(move)s gives your side "
         "%(points)s points on average by the end of the round; the best other move, %(other)s, %(other_points)s."
     ) % {
-        "deals": analysis.deals,
+        "deals": found.deals,
         "move": review.action_text(best),
         "points": review.points_text(chosen.points if chosen else 0.0),
         "other": review.action_text(other.action),
@@ -92,15 +94,13 @@ def why_text(view: PlayerView, analysis: review.Analysis) -> str:
 
 def compute_hint(view: PlayerView, seq: int) -> dict[str, Any]:
     """The ``hint`` frame for a view (pure: reads the view only)."""
-    analysis = review.analyse(view, seed=_hint_seed(view, seq), budget_ms=hint_budget_ms(), deals=hint_deals())
+    found = analysis.analyse(view, seed=_hint_seed(view, seq), budget_ms=hint_budget_ms(), deals=hint_deals())
     return {
         "type": "hint",
         "seq": seq,
-        "action": action_to_json(analysis.best),
-        "why": why_text(view, analysis),
-        "options": [
-            {"action": action_to_json(option.action), "points": option.points} for option in analysis.options
-        ],
+        "action": action_to_json(found.best),
+        "why": why_text(view, found),
+        "options": [{"action": action_to_json(option.action), "points": option.points} for option in found.options],
     }
 
 
@@ -130,7 +130,12 @@ async def hint_reply(*, game_id: int, seat: int, language: str) -> dict[str, Any
             # ``cooldown``: seconds before the next hint is answered.
             return {**compute_hint(view, seq), "cooldown": hint_cooldown()}
 
-    return await asyncio.get_running_loop().run_in_executor(_executor(), run)
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_executor(), run)
+    except Exception:  # a bug must not close the player's socket
+        logger.exception("the hint at game %s for seat %s failed", game_id, seat)
+        with translation.override(language):
+            return {"type": "error", "code": "unavailable", "message": _("No hint is available right now.")}
 
 
 def hint_for(*, game_id: int, seat: int) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch, review, services, tasks
+from games import analysis, dispatch, review, services, tasks
 from games.engine import PRESETS, Play, Tile, new_game, view_for
 from games.models import Game, GameReview, Move, Table
 from games.tests.factories import make_table
@@ -97,11 +97,11 @@ def test_a_computer_move_that_its_view_does_not_give_is_flagged() -> None:
     for move in Move.objects.filter(game=game, seat=1, kind="play").order_by("seq"):
         before = selectors.rebuild_state(game, upto=move.seq - 1)
         view = view_for(before, 1)
-        plays = review.distinct_plays(view)
+        plays = analysis.distinct_plays(view)
         if len(plays) < 2:
             continue
         assert review.check_computer_move(game, move, before, "medium")["same"]
-        played = review.canonical(view, Play(1, Tile(*move.payload["tile"]), move.payload["end"]))
+        played = analysis.canonical(view, Play(1, Tile(*move.payload["tile"]), move.payload["end"]))
         other = next(play for play in plays if play != played)
         forged = Move(game=game, seq=move.seq, seat=1, kind="play",
                       payload={**move.payload, "tile": other.tile.to_list(), "end": str(other.end)})
@@ -121,19 +121,19 @@ def test_the_analysis_reads_the_view_and_costs_each_play() -> None:
     state = new_game(rules, 0, hands=hands)  # seat 0 opens with 6-6
     state = apply_action(state, Play(1, Tile(6, 4), "right"))
     view = view_for(state, 0)
-    analysis = review.analyse(view, seed=1, budget_ms=30, deals=80)
-    assert not analysis.forced
-    assert {option.action.tile for option in analysis.options} == {Tile(6, 5), Tile(4, 1)}
-    best = analysis.option_of(analysis.best)
+    found = analysis.analyse(view, seed=1, budget_ms=30, deals=80)
+    assert not found.forced
+    assert {option.action.tile for option in found.options} == {Tile(6, 5), Tile(4, 1)}
+    best = found.option_of(found.best)
     assert best is not None
-    assert analysis.cost_of(analysis.best) == 0
-    for option in analysis.options:
-        assert analysis.cost_of(option.action) == pytest.approx(max(0.0, best.points - option.points))
+    assert found.cost_of(found.best) == 0
+    for option in found.options:
+        assert found.cost_of(option.action) == pytest.approx(max(0.0, best.points - option.points))
     # The same view with other hidden tiles behind it gives the same analysis.
     other = new_game(rules, 0, hands=[hands[0], ts("6-4 4-4 3-3 2-3 1-3 0-3 0-2")])
     other = apply_action(other, Play(1, Tile(6, 4), "right"))
     assert view_for(other, 0) == view
-    assert review.analyse(view_for(other, 0), seed=1, budget_ms=30, deals=80) == analysis
+    assert analysis.analyse(view_for(other, 0), seed=1, budget_ms=30, deals=80) == found
 
 
 def test_the_replay_page_queues_a_missing_review() -> None:
