@@ -138,3 +138,14 @@ def test_live_page_lists_public_tables_being_played(client: Client, make_member)
     html = client.get("/live/").content.decode()
     assert f'data-live-table="{table.pk}"' in html
     assert f'href="/table/{table.pk}/"' in html
+
+
+def test_home_page_shows_the_live_counters_and_the_ranked_modes(client: Client, db) -> None:
+    html = client.get("/").content.decode()
+    assert 'id="play-ranked" data-counters' in html
+    assert "<strong data-online>" in html
+    assert "<strong data-searching>" in html
+    for mode in ("duel-block", "duel-draw", "three", "four", "pairs"):
+        assert f'data-searching-mode="{mode}"' in html
+    assert "accounts/js/counters.js" in html
+    assert "/accounts/signup/?next=/ranked/" in html
