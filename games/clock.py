@@ -31,6 +31,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import selectors, services
 from games.ai import choose_action
@@ -233,7 +234,7 @@ def play_for(*, game_id: int, seat: int, by: str) -> int:
     """Play ``seat``'s whole turn for them (through play_move); returns the
     number of actions. Stops at once if anyone else moved meanwhile."""
     done = 0
-    for _ in range(MAX_ACTIONS_PER_TURN):
+    for _attempt in range(MAX_ACTIONS_PER_TURN):
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.finished or game.to_move != seat:
             break
@@ -279,12 +280,12 @@ def claim_win(*, game_id: int, seat: int, now: datetime | None = None) -> None:
     the grace period on their own turn."""
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
-        raise ClaimRefused("There is no game here.")
+        raise ClaimRefused(_("There is no game here."))
     clock = clock_for(game.table, game, now=now)
     if clock is None or not clock.claimable or clock.seat is None or clock.seat == seat:
-        raise ClaimRefused("You can claim the win only when your opponent has left during their turn.")
+        raise ClaimRefused(_("You can claim the win only when your opponent has left during their turn."))
     if seat not in {s.number for s in human_seats(game.table_id)}:
-        raise services.NotSeated("You have no seat at this table.")
+        raise services.NotSeated(_("You have no seat at this table."))
     abandon(game_id=game.pk, seat=clock.seat)
 
 
