@@ -17,9 +17,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from accounts import periodic
 from games import matchmaking
+from games.consumers import socket_language
 from games.modes import RANKED_MODES
 
 MAX_FRAME_BYTES = 4096
@@ -69,6 +72,7 @@ class LobbyConsumer(PresenceMixin, AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.language = socket_language(self.scope)
         self.tokens = float(RATE_BURST)
         self.refilled = time.monotonic()
         await self.accept()
@@ -94,18 +98,18 @@ class LobbyConsumer(PresenceMixin, AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self._allow():
-            await self.error("rate_limited", "Too many messages: slow down.")
+            await self.error("rate_limited", _("Too many messages: slow down."))
             return
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:
-            await self.error("bad_frame", "Send one JSON object per text frame.")
+            await self.error("bad_frame", _("Send one JSON object per text frame."))
             return
         try:
             content = await self.decode_json(text_data)
         except ValueError:
-            await self.error("bad_frame", "Send one JSON object per text frame.")
+            await self.error("bad_frame", _("Send one JSON object per text frame."))
             return
         if not isinstance(content, dict):
-            await self.error("bad_frame", "Send one JSON object per text frame.")
+            await self.error("bad_frame", _("Send one JSON object per text frame."))
             return
         await self.receive_json(content)
 
@@ -127,18 +131,18 @@ class LobbyConsumer(PresenceMixin, AsyncJsonWebsocketConsumer):
         elif kind == "ping":
             await self.send_json({"type": "pong"})
         else:
-            await self.error("bad_frame", "Unknown message type.")
+            await self.error("bad_frame", _("Unknown message type."))
 
     async def join(self, mode: Any) -> None:
         if self.user_id is None:
-            await self.error("login_required", "Log in to play ranked games.")
+            await self.error("login_required", _("Log in to play ranked games."))
             return
         if not isinstance(mode, str) or mode not in RANKED_MODES:
-            await self.error("bad_mode", "Unknown ranked mode.")
+            await self.error("bad_mode", _("Unknown ranked mode."))
             return
         table = await database_sync_to_async(matchmaking.live_ranked_table)(self.user_id)
         if table is not None:
-            await self.error("in_game", "Finish your ranked game first.", url=f"/table/{table.pk}/")
+            await self.error("in_game", _("Finish your ranked game first."), url=f"/table/{table.pk}/")
             return
         entry = await database_sync_to_async(self._join)(mode)
         await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
@@ -158,8 +162,10 @@ class LobbyConsumer(PresenceMixin, AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "left"})
         await database_sync_to_async(periodic.broadcast_counts)()
 
-    async def error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, **extra})
+    async def error(self, code: str, message: Any, **extra: Any) -> None:
+        with translation.override(self.language):
+            text = str(message)
+        await self.send_json({"type": "error", "code": code, "message": text, **extra})
 
     async def lobby_frame(self, event: dict[str, Any]) -> None:
         """A frame for the lobby (counts) or for this member (matched)."""

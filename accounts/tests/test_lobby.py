@@ -164,3 +164,17 @@ async def test_flooding_is_rate_limited() -> None:
     assert sum(f["type"] == "pong" for f in frames) <= 12
     assert sum(f.get("code") == "rate_limited" for f in frames) >= 18
     await alice.disconnect()
+
+
+async def test_errors_speak_the_pages_language() -> None:
+    communicator = WebsocketCommunicator(
+        LobbyConsumer.as_asgi(), "/ws/lobby/", headers=[(b"accept-language", b"fr-FR,fr;q=0.9")]
+    )
+    communicator.scope["user"] = AnonymousUser()
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.send_json_to({"type": "queue", "mode": "duel-block"})
+    error = await receive_type(communicator, "error")
+    assert error["code"] == "login_required"
+    assert error["message"] == "Connectez-vous pour jouer des parties classées."
+    await communicator.disconnect()

@@ -149,3 +149,17 @@ def test_home_page_shows_the_live_counters_and_the_ranked_modes(client: Client, 
         assert f'data-searching-mode="{mode}"' in html
     assert "accounts/js/counters.js" in html
     assert "/accounts/signup/?next=/ranked/" in html
+
+
+def test_the_admin_lists_member_data(admin_client) -> None:
+    for path in (
+        "rating",
+        "friendship",
+        "queueentry",
+        "ratedgame",
+        "profile",
+        "standin",
+        "invitation",
+        "presence",
+    ):
+        assert admin_client.get(f"/admin/accounts/{path}/").status_code == 200, path

@@ -1,0 +1,82 @@
+"""Admin of the member data: profiles, ratings, friendships, the queue,
+rated games, stand-ins and invitations."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from accounts.models import (
+    Friendship,
+    Invitation,
+    Presence,
+    Profile,
+    QueueEntry,
+    RatedGame,
+    Rating,
+    RatingChange,
+    StandIn,
+)
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "abandoned", "created_at")
+    search_fields = ("user__username",)
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "mode", "shown", "mu", "sigma", "games", "wins", "draws", "losses", "updated_at")
+    list_filter = ("mode",)
+    search_fields = ("user__username",)
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(admin.ModelAdmin):
+    list_display = ("from_user", "to_user", "accepted", "created_at", "accepted_at")
+    list_filter = ("accepted",)
+    search_fields = ("from_user__username", "to_user__username")
+
+
+@admin.register(QueueEntry)
+class QueueEntryAdmin(admin.ModelAdmin):
+    list_display = ("user", "mode", "rating", "joined_at")
+    list_filter = ("mode",)
+
+
+class RatingChangeInline(admin.TabularInline):
+    model = RatingChange
+    extra = 0
+    readonly_fields = (
+        "user",
+        "seat",
+        "rank",
+        "outcome",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+    )
+    can_delete = False
+
+
+@admin.register(RatedGame)
+class RatedGameAdmin(admin.ModelAdmin):
+    list_display = ("game", "mode", "rated_at")
+    list_filter = ("mode",)
+    inlines = [RatingChangeInline]
+
+
+@admin.register(StandIn)
+class StandInAdmin(admin.ModelAdmin):
+    list_display = ("table", "seat", "user", "started_at")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("table", "from_user", "to_user", "created_at")
+
+
+@admin.register(Presence)
+class PresenceAdmin(admin.ModelAdmin):
+    list_display = ("channel_name", "user", "table_id", "seat", "seen_at")
