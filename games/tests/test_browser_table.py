@@ -276,8 +276,20 @@ def open_scripted(
     page.route_web_socket("**/ws/table/1/", table.attach)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"console {message.type}: {message.text}") if message.type == "error" else None
+        ),
+    )
     page.goto(url)
-    page.wait_for_selector("#line [data-line-tile]")
+    try:
+        page.wait_for_selector("#line [data-line-tile]")
+    except Exception:
+        state = page.evaluate("document.getElementById('table').dataset.connection")
+        raise AssertionError(
+            f"no line: connection {state}, sockets {len(table.sockets)}, received {table.received}, errors {errors}"
+        )
     return context, page, errors
 
 
@@ -558,13 +570,16 @@ def test_guest_plays_a_complete_game_against_three_computers(browser, site_serve
     try:
         start_computer_game(page, site_server, preset="quick", players=4, target=100, level="easy")
         assert page.locator("#players .player").count() == 3
-        assert page.locator("#hand [data-tile]").count() == 5  # quick: 5 tiles each at 4 players
+        # quick: 5 tiles each at 4 players (4 left when the player's double opened)
+        assert page.locator("#hand [data-tile]").count() in {4, 5}
         assert page.locator("a", has_text="Rules of this table").get_attribute("href").startswith("/rules/")
         done = play_to_the_end(page, random.Random(1))
         panel = page.locator("[data-game-over]")
         assert panel.is_visible()
-        assert done["play"] >= 5, done
-        assert done["next"] >= 1, done
+        assert done["play"] >= 1, done
+        # Every round after the first was started from the round-over panel.
+        rounds = int(page.locator("#round-label").inner_text().removeprefix("Round "))
+        assert done["next"] == rounds - 1, (done, rounds)
         scores = panel.locator(".scores tbody tr")
         assert scores.count() == 4
         assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
