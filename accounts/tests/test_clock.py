@@ -83,20 +83,18 @@ def test_on_timeout_the_server_plays_for_a_present_player(make_member) -> None:
 
 
 def test_a_forced_draw_or_pass_is_played_as_is(make_member) -> None:
-    table = ranked_table([make_member("a"), make_member("b")], "duel-draw")
-    game = game_of(table)
-    state = selectors.game_state(game)
-    for _ in range(200):
-        legal = legal_actions(state)
-        if len(legal) == 1:
-            assert clock.choose_for(game, state, state.to_move) == legal[0]
-            return
-        services.play_move(game_id=game.pk, seat=state.to_move, action=legal[0], expected_seq=game.seq)
-        game.refresh_from_db()
-        state = selectors.game_state(game)
-        if state.to_move is None:
-            break
-    pytest.skip("this deal never forced a single action")
+    from games.engine import Draw, Pass, Tile, new_game
+    from games.modes import RANKED_MODES
+
+    game = game_of(ranked_table([make_member("a"), make_member("b")]))
+    six = [Tile(6, 6), Tile(0, 1), Tile(0, 2), Tile(0, 3), Tile(0, 4), Tile(1, 2), Tile(5, 6)]
+    no_six = [Tile(2, 2), Tile(2, 3), Tile(2, 4), Tile(3, 3), Tile(3, 4), Tile(4, 4), Tile(1, 1)]
+    rest = [Tile(a, b) for a in range(7) for b in range(a, 7) if Tile(a, b) not in six + no_six]
+    drawing = new_game(RANKED_MODES["duel-draw"].rules, 1, hands=[six, no_six], boneyard=rest)
+    assert drawing.to_move == 1  # 6-6 was laid for seat 0; seat 1 holds no six
+    assert clock.choose_for(game, drawing, 1) == Draw(1)
+    blocked = new_game(RANKED_MODES["duel-block"].rules, 1, hands=[six, no_six], boneyard=[])
+    assert clock.choose_for(game, blocked, 1) == Pass(1)
 
 
 def test_an_absent_duel_player_gets_a_grace_period_then_the_opponent_may_claim(make_member) -> None:
@@ -180,20 +178,24 @@ def test_at_three_players_a_computer_takes_an_absent_players_seat_until_they_ret
 
 
 def test_the_next_round_is_dealt_when_nobody_asks(make_member) -> None:
-    table = ranked_table([make_member("a"), make_member("b")], "duel-draw")
-    seated(table, 0, 1)
-    game = game_of(table)
-    for _ in range(300):
-        game.refresh_from_db()
-        state = selectors.game_state(game)
-        if state.round_over:
+    users = [make_member("a"), make_member("b")]
+    for _attempt in range(20):
+        table = ranked_table(users, "duel-draw")
+        seated(table, 0, 1)
+        game = game_of(table)
+        for _ in range(300):
+            game.refresh_from_db()
+            state = selectors.game_state(game)
+            if state.round_over:
+                break
+            services.play_move(
+                game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=game.seq
+            )
+        if not state.game_over:
             break
-        services.play_move(
-            game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=game.seq
-        )
+        table.delete()  # the first round reached the target: try another deal
     assert state.round_over
-    if state.game_over:
-        pytest.skip("the first round ended the game")
+    assert not state.game_over
     assert clock.clock_for(table, game).seat is None
     assert clock.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=10)) == 0
     assert clock.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=21)) == 1
