@@ -585,6 +585,9 @@ def test_guest_plays_a_complete_game_against_three_computers(browser, site_serve
         assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
         assert panel.locator("tr[data-winner]").count() == 1
         assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
+        replay = panel.locator("[data-replay]").get_attribute("href")
+        assert replay == page.url.removeprefix(site_server.url) + "replay/"
+        assert page.request.get(site_server.url + replay).ok
         screenshot(page, "table-game-over-desktop.png")
         assert errors == []
     finally:
