@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -97,8 +98,9 @@ def wilson(wins: int, n: int) -> tuple[float, float]:
 
 def tournament(args: argparse.Namespace) -> None:
     jobs = max(1, args.jobs)
-    print(f"Duplicate tournament: {args.deals} deals per preset and pairing, {jobs} processes, "
-          f"hard at {args.budget_ms or DEFAULT_BUDGET_MS} ms budget")
+    print(f"Duplicate tournament, single rounds: {args.hard_deals} deals per setup for hard, {args.deals} for "
+          f"the others (each deal played under every seating), {jobs} processes, hard at "
+          f"{args.budget_ms or DEFAULT_BUDGET_MS} ms budget")
     header = f"{'setup':28} {'A vs B':16} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>11} {'A pts share':>11}"
     print(header)
     with multiprocessing.Pool(jobs) as pool:
@@ -109,7 +111,8 @@ def tournament(args: argparse.Namespace) -> None:
             for level_a, level_b in PAIRINGS:
                 if args.pairings and f"{level_a}-{level_b}" not in args.pairings:
                     continue
-                work = [(rules, level_a, level_b, d, args.budget_ms) for d in range(args.deals)]
+                deals = args.hard_deals if "hard" in (level_a, level_b) else args.deals
+                work = [(rules, level_a, level_b, d, args.budget_ms) for d in range(deals)]
                 start = time.perf_counter()
                 games = [g for deal in pool.map(play_deal, work) for g in deal]
                 elapsed = time.perf_counter() - start
@@ -131,6 +134,7 @@ def tournament(args: argparse.Namespace) -> None:
 def timing(args: argparse.Namespace) -> None:
     """Hard's decision time at its default budget, one process."""
     times: list[float] = []
+    cpu: list[float] = []
     forced = 0
     deal = 0
     budget = args.budget_ms
@@ -144,10 +148,13 @@ def timing(args: argparse.Namespace) -> None:
             view = view_for(state, seat)
             if seat % 2 == 0:
                 start = time.perf_counter()
+                start_cpu = time.process_time()
                 action = choose_action(view, "hard", seed=step, budget_ms=budget)
                 took = time.perf_counter() - start
+                took_cpu = time.process_time() - start_cpu
                 if len(view.legal) > 1:
                     times.append(took)
+                    cpu.append(took_cpu)
                 else:
                     forced += 1
             else:
@@ -156,20 +163,25 @@ def timing(args: argparse.Namespace) -> None:
             step += 1
         deal += 1
     times.sort()
+    cpu.sort()
 
-    def pct(p: float) -> float:
-        return times[min(len(times) - 1, int(p * len(times)))] * 1000
+    def pct(p: float, values: list[float] = times) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))] * 1000
 
     print(f"\nHard's decision time at {budget or DEFAULT_BUDGET_MS} ms budget, one process, "
           f"{len(times)} decisions with a choice over {deal} deals of all setups "
           f"({forced} forced moves answered at once):")
-    print(f"  median {statistics.median(times) * 1000:.0f} ms, p95 {pct(0.95):.0f} ms, "
+    print(f"  wall time: median {statistics.median(times) * 1000:.0f} ms, p95 {pct(0.95):.0f} ms, "
           f"p99 {pct(0.99):.0f} ms, max {times[-1] * 1000:.0f} ms")
+    print(f"  CPU time:  median {statistics.median(cpu) * 1000:.0f} ms, p95 {pct(0.95, cpu):.0f} ms, "
+          f"p99 {pct(0.99, cpu):.0f} ms, max {cpu[-1] * 1000:.0f} ms (wall minus waiting for a busy CPU)")
+    print(f"  load average now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=30, help="deals per setup and pairing (default 30)")
+    parser.add_argument("--deals", type=int, default=500, help="deals per setup, pairings without hard (500)")
+    parser.add_argument("--hard-deals", type=int, default=24, help="deals per setup for hard vs medium (24)")
     parser.add_argument("--decisions", type=int, default=200, help="hard decisions to time (default 200)")
     parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count(), help="processes")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")

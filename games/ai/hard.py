@@ -27,10 +27,10 @@ from typing import Any
 from .base import Candidate, candidates
 from .knowledge import Choice, Dealer, Knowledge, read_view
 from .medium import score_play
-from .sim import IS_DOUBLE, NO_WINNER, PIPS, playout, round_result
+from .sim import IS_DOUBLE, NO_WINNER, PIPS, make_policy, playout, round_result
 from .solver import Solver, SolverBudget
 
-DEFAULT_BUDGET_MS = 200
+DEFAULT_BUDGET_MS = 250
 # The cost model of the budget: estimated microseconds (one core of the
 # reference machine) of each piece of work. Counting work instead of reading
 # the clock keeps every decision reproducible.
@@ -42,6 +42,8 @@ TURN_US = 2.25
 NODE_US = 5.0
 # Share of random moves in the playouts (the rest follow the playout policy).
 PLAYOUT_EPS = 0.1
+# Playout policy weights: (per pip, per double, per tile held of the exposed number).
+PLAYOUT_POLICY = (1, 6, 2)
 WEIGH_US = 8.0
 CHOICE_US = 1.5
 MIN_DEALS = 8
@@ -57,6 +59,8 @@ MIN_SOLVED_DEALS = 12
 # more. BETA = 0 turns this inference off.
 BETA = 0.4
 DOUBLE_WEIGHT = 3.0
+# Bonus for winning a single-round game, in points (only the win matters there).
+SINGLE_ROUND_WIN = 100.0
 
 
 def _choice_table(beta: float) -> list[float]:
@@ -84,7 +88,7 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
     others = max(1, table.sides - 1)
     target = know.target
     scores = know.side_scores
-    win_bonus = 100.0 if target <= 0 else 15.0
+    win_bonus = SINGLE_ROUND_WIN if target <= 0 else 15.0
     game_bonus = 150.0
 
     def utility(side: int, points: int) -> float:
@@ -120,7 +124,7 @@ class HardPlayer:
         if len(cands) == 1:
             return cands[0].action
         totals = self.evaluate(know, cands, rng)
-        # Ties (e.g. all plays win) go to the heuristic's favourite.
+        # Ties (e.g. every play wins) go to the heuristic's favourite.
         best = max(range(len(cands)), key=lambda k: (round(totals[k], 9), score_play(know, cands[k])))
         return cands[best].action
 
@@ -147,6 +151,7 @@ class HardPlayer:
         spent = SETUP_US
         deals = 0
         dice = Random()
+        policy = make_policy(*PLAYOUT_POLICY)
         while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
             hands, bone = dealer.deal()
             spent += deal_us
@@ -179,7 +184,7 @@ class HardPlayer:
                     continue
                 dice.seed(seed)
                 side, points, turns = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS, policy
                 )
                 totals[k] += w * utility(side, points)
                 spent += PLAYOUT_US + TURN_US * turns

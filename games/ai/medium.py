@@ -22,15 +22,16 @@ from .base import Candidate, candidates
 from .knowledge import Knowledge, read_view
 from .sim import IS_DOUBLE, NUM, PIPS, mask_pips
 
-W_PIPS = 1.0
+# Weights tuned by duplicate tournaments against random play (bench/ai.py).
+W_PIPS = 1.5
 W_DOUBLE = 4.0
-W_FOLLOW = 1.2
-W_EXPOSED = 1.0
-W_SPREAD = 0.8
+W_FOLLOW = 4.0
+W_EXPOSED = 1.2
+W_SPREAD = 0.4
 W_VOID = 7.0
-W_FEED = 0.35
+W_FEED = 2.0
 W_PARTNER_BLOCK = 6.0
-W_BLOCK = 40.0
+W_BLOCK = 60.0
 
 
 def distinct_numbers(mask: int) -> int:

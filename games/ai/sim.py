@@ -132,6 +132,7 @@ def playout(
     seat: int,
     rng: Random,
     eps: float = 0.1,
+    policy: tuple[list[int], int] | None = None,
 ) -> tuple[int, int, int]:
     """Play the round to its end from the given position; return (side, points, turns).
 
@@ -146,7 +147,7 @@ def playout(
     closed = table.closed_board or not table.draw
     num = NUM
     other = OTHER
-    base = _BASE
+    base, expose = policy or _POLICY
     ends_mask = ENDS_MASK
     random = rng.random
     passes = 0
@@ -188,11 +189,11 @@ def playout(
                 v = base[i]
                 x = other[i * 7 + left] if left != NO_END else -2
                 if x >= 0:
-                    v += (h & num[x]).bit_count() * 2
+                    v += (h & num[x]).bit_count() * expose
                 else:
                     x = other[i * 7 + right] if right != NO_END else -2
                     if x >= 0:
-                        v += (h & num[x]).bit_count() * 2
+                        v += (h & num[x]).bit_count() * expose
                 if v > best:
                     best = v
                     t = i
@@ -221,8 +222,13 @@ def playout(
         seat = seat + 1 if seat + 1 < n else 0
 
 
-# Static part of the playout policy: weight, and doubles are hard to place later.
-_BASE: list[int] = [PIPS[i] + (6 if IS_DOUBLE[i] else 0) for i in range(N_TILES)]
+def make_policy(pips: int, double: int, expose: int) -> tuple[list[int], int]:
+    """Playout policy: a tile's value is ``pips * weight + double bonus``, plus
+    ``expose`` per tile its owner still holds of the number it exposes."""
+    return [PIPS[i] * pips + (double if IS_DOUBLE[i] else 0) for i in range(N_TILES)], expose
+
+
+_POLICY = make_policy(1, 6, 2)
 
 
 def play_tile(left: int, right: int, tile: int, on_left: bool) -> tuple[int, int]:
