@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -68,13 +69,36 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+_own_loop: asyncio.AbstractEventLoop | None = None
+_own_loop_lock = threading.Lock()
+
+
+def _sending_loop() -> asyncio.AbstractEventLoop:
+    """A loop of our own, in a daemon thread, for processes without a server
+    loop (Celery workers, scripts): the Redis layer keeps its connections per
+    loop, so one long-lived loop reuses them instead of connecting per move."""
+    global _own_loop
+    with _own_loop_lock:
+        if _own_loop is None or _own_loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="broadcast-loop", daemon=True).start()
+            _own_loop = loop
+        return _own_loop
+
+
 def run_on_server_loop(coroutine_function: Any, *args: Any, **kwargs: Any) -> Any:
     """Run an async function from sync code: on the server's event loop when
-    there is one (and this thread is not it), else with ``async_to_sync``."""
+    there is one (and this thread is not it), else on a long-lived loop of
+    this process; from inside a running loop, with ``async_to_sync``."""
     loop = _server_loop
-    if loop is not None and loop.is_running() and not loop.is_closed() and _running_loop() is not loop:
-        return asyncio.run_coroutine_threadsafe(coroutine_function(*args, **kwargs), loop).result(timeout=30)
-    return async_to_sync(coroutine_function)(*args, **kwargs)
+    running = _running_loop()
+    if loop is None or not loop.is_running() or loop.is_closed():
+        if running is not None:
+            return async_to_sync(coroutine_function)(*args, **kwargs)
+        loop = _sending_loop()
+    if running is loop:
+        return async_to_sync(coroutine_function)(*args, **kwargs)
+    return asyncio.run_coroutine_threadsafe(coroutine_function(*args, **kwargs), loop).result(timeout=30)
 
 
 def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:

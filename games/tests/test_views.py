@@ -5,14 +5,23 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from django.utils import translation
 from django.urls import reverse
 
 from games import services
 from games.models import Game, Table
 from games.tests.factories import UserFactory, make_table
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue", "english_afterwards")]
+
+
+@pytest.fixture
+def english_afterwards():
+    """A French request leaves French active in this thread: restore the default."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 FORM = {"preset": "classic-draw", "players": "3", "target": "100", "level": "easy"}
 
