@@ -29,3 +29,15 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_the_test_thread(settings):
+    """Computer turns and post-game reviews wait in games.dispatch's queues
+    instead of running on background threads behind the test's back."""
+    from games import dispatch
+
+    settings.GAMES_DISPATCH = "queue"
+    yield
+    dispatch.PENDING.clear()
+    getattr(dispatch, "PENDING_REVIEWS", []).clear()

@@ -130,3 +130,26 @@ def test_a_player_who_left_for_good_ranks_last_and_is_counted_as_abandoning(make
     assert services.close_stand_ins(table_id=table.pk) == 1
     assert Profile.objects.get(user=users[2]).abandoned == 1
     assert not StandIn.objects.exists()
+
+
+def test_a_deal_blocked_from_the_first_tile_ends_and_is_rated(make_member, monkeypatch, django_capture_on_commit_callbacks) -> None:
+    from games.engine import new_game
+    from games.modes import RANKED_MODES
+    from games.services import tables
+
+    rules = RANKED_MODES["duel-block"].rules
+    seed = next(f"blocked-{n}" for n in range(100_000) if new_game(rules, f"blocked-{n}").game_over)
+    monkeypatch.setattr(tables, "new_seed", lambda: seed)
+    alice, bob = make_member("alice"), make_member("bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        table = game_services.create_table(
+            kind=Table.Kind.RANKED,
+            rules=rules,
+            preset="duel-block",
+            seats=[game_services.SeatSpec(user=alice), game_services.SeatSpec(user=bob)],
+            public=True,
+            mode="duel-block",
+        )
+    assert table.status == Table.Status.FINISHED
+    assert Game.objects.get(table=table).finished
+    assert RatedGame.objects.filter(game__table=table).exists()

@@ -165,6 +165,13 @@ def start_game(*, table: Table) -> Game:
         game.save(update_fields=["state", "to_move", "round_over", "started_at", "updated_at"])
         locked_table.status = Table.Status.PLAYING
         locked_table.save(update_fields=["status"])
+        if state.game_over:
+            # A block deal where nobody holds the opening number is blocked
+            # from the first tile (about 1 duel in 120): the game ends at once.
+            from .play import finish_game
+
+            finish_game(game=game, table=locked_table, state=state)
+            game.save(update_fields=["result", "winner", "finished_at"])
         info = selectors.seat_info(seats)
         facts = selectors.table_facts(locked_table, game)
         table_id, seq = table.pk, game.seq
