@@ -129,7 +129,9 @@ export function renderLine() {
   if (!view) return;
   const width = els.line.clientWidth;
   if (!width) return;
-  const layout = fitLine(view.line, { width, maxHeight: maxLineHeight(), opener: openerIndex(view.line, view.history) });
+  const layout = fitLine(view.line, {
+    width, maxHeight: maxLineHeight(), opener: openerIndex(view.line, view.history), max: width >= 900 ? 36 : 30,
+  });
   els.line.style.setProperty("--u", `${layout.u}px`);
   els.line.style.height = `${layout.height}px`;
   const children = layout.tiles.map((place) => {
