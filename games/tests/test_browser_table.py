@@ -349,6 +349,25 @@ def test_clicking_a_glowing_end_plays_there(browser, site_server) -> None:
         context.close()
 
 
+def test_the_keyboard_plays_a_tile_on_a_chosen_end(browser, site_server) -> None:
+    table = both_ends_table()
+    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
+    try:
+        page.focus('#hand [data-tile="3-6"]')
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.dataset.end") == "left"
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.dataset.end") == "right"
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+        assert [frame for frame in table.received if frame["type"] == "play"] == [
+            {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
+        ]
+        assert errors == []
+    finally:
+        context.close()
+
+
 def test_phone_plays_a_whole_scripted_game_without_overflow(browser, site_server) -> None:
     rules = rules_for("classic-block", players=4, target=100)
     table = ScriptedTable(new_game(rules, seed=11), seed=11)
