@@ -218,6 +218,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def table_frames(self, message: dict[str, Any]) -> None:
         seq = message["seq"]
         snapshot = message.get("snapshot", False)
+        if snapshot and await self._reseat():
+            return
         if seq < self.sent_seq or (seq == self.sent_seq and not snapshot):
             return  # already sent (this socket's own move, or a sync)
         if seq > self.sent_seq + 1 and not snapshot:
@@ -226,6 +228,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.facts = {**self.facts, **message.get("table", {})}
         await self.send_frames(message["frames"])
         self.sent_seq = seq
+
+    async def _reseat(self) -> bool:
+        """A game starts (or stops): seats may have been taken since this
+        socket connected. Returns True if the viewer's seat changed, in which
+        case the socket moves to its new group and gets its whole state."""
+        session = self.scope.get("session")
+        guest_key = session.session_key if session is not None else None
+        old_seat = self.seat
+        await database_sync_to_async(self._find_viewer)(self.scope.get("user"), guest_key)
+        if self.seat == old_seat:
+            return False
+        new_group = broadcast.viewer_group(self.table_id, self.seat)
+        await self.channel_layer.group_add(new_group, self.channel_name)
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if old_seat is None:
+            await self._count_spectator(-1)
+        elif self.seat is None:
+            await self._count_spectator(+1)
+        self.group = new_group
+        await self._send_sync(None)
+        return True
 
     async def table_notice(self, message: dict[str, Any]) -> None:
         frame = message["frame"]

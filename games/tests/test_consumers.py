@@ -425,3 +425,32 @@ async def test_the_pass_and_draw_frames_parse_to_actions() -> None:
     assert action_from_json({"type": "draw", "seq": 3}, 1) == Draw(1)
     assert action_from_json({"type": "pass", "seq": 3}, 0) == Pass(0)
     assert action_from_json({"type": "play", "tile": [5, 3], "end": "right"}, 2) == Play(2, Tile(3, 5), "right")
+
+
+async def test_a_waiting_table_starts_on_the_socket_of_who_took_a_seat_meanwhile() -> None:
+    keys = [await new_session(), await new_session()]
+
+    @database_sync_to_async
+    def waiting_table():
+        return make_table(seats=[services.SeatSpec(guest_key=keys[0]), services.SeatSpec()], start=False)
+
+    table = await waiting_table()
+    late = Socket(table.pk, session_key=keys[1])  # not seated yet: a spectator
+    first = await late.connect()
+    assert first["view"] is None
+    assert first["seq"] == 0
+    assert first["table"]["status"] == "waiting"
+    assert [p["kind"] for p in first["table"]["players"]] == ["human", "open"]
+
+    @database_sync_to_async
+    def take_seat_and_start():
+        table.seats.filter(number=1).update(guest_key=keys[1])
+        services.start_game(table=table)
+
+    await take_seat_and_start()
+    frame = await late.until("state")
+    assert frame["view"]["seat"] == 1
+    assert frame["view"]["hand"]
+    assert frame["table"]["status"] == "playing"
+    assert [p["kind"] for p in frame["table"]["players"]] == ["human", "human"]
+    await late.close()
