@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -242,20 +243,22 @@ def computer_job(state: State, seats: SeatInfo) -> ComputerJob | None:
 
 def stalled_games(*, idle_for: timedelta) -> list[Game]:
     """Live games with no move for ``idle_for`` that wait for a computer
-    (a computer seat to act, or a round to deal at a table without people)."""
+    (a computer seat to act, or a round to deal at a table without people).
+    One query, whatever the number of live tables."""
     cutoff = timezone.now() - idle_for
-    candidates = Game.objects.filter(
-        finished_at__isnull=True,
-        state__isnull=False,
-        table__status=Table.Status.PLAYING,
-        updated_at__lt=cutoff,
-    ).select_related("table")
-    stalled = []
-    for game in candidates:
-        seats = table_seat_info(game.table_id)
-        if game.to_move is not None:
-            if seats.is_computer(game.to_move):
-                stalled.append(game)
-        elif game.round_over and not seats.humans:
-            stalled.append(game)
-    return stalled
+    computer_to_move = Seat.objects.filter(
+        table_id=OuterRef("table_id"), number=OuterRef("to_move")
+    ).exclude(level="")
+    people = Seat.objects.filter(table_id=OuterRef("table_id"), level="").filter(
+        Q(user__isnull=False) | ~Q(guest_key="")
+    )
+    return list(
+        Game.objects.filter(
+            finished_at__isnull=True,
+            state__isnull=False,
+            table__status=Table.Status.PLAYING,
+            updated_at__lt=cutoff,
+        )
+        .filter(Q(Exists(computer_to_move)) | Q(to_move__isnull=True, round_over=True) & ~Exists(people))
+        .select_related("table")
+    )

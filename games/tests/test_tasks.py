@@ -158,3 +158,27 @@ def test_embedded_mode_uses_the_thread_pool(settings) -> None:
     assert dispatch.mode() == "thread"
     settings.CELERY_TASK_ALWAYS_EAGER = False
     assert dispatch.mode() == "celery"
+
+
+def test_the_sweep_deals_for_tables_without_people_between_rounds(computer_queue) -> None:
+    def to_round_end(table) -> Game:
+        game = Game.objects.get(table=table)
+        state = selectors.game_state(game)
+        while not state.round_over:
+            outcome = services.play_move(
+                game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=game.seq
+            )
+            state = outcome.state
+            game.refresh_from_db()
+        return game
+
+    computers = to_round_end(make_table(preset="classic-block", target=100, seats=ComputerSeatFactory.build_batch(2)))
+    with_a_person = to_round_end(
+        make_table(preset="classic-block", target=100, seats=[GuestSeatFactory.build(), ComputerSeatFactory.build()])
+    )
+    Game.objects.update(updated_at=timezone.now() - timedelta(minutes=5))
+    computer_queue.PENDING.clear()
+    assert sweep_stalled_games() == 1
+    assert list(computer_queue.PENDING) == [(computers.pk, computers.seq)]
+    assert with_a_person.round_over
+    assert not with_a_person.finished
