@@ -62,9 +62,12 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[object]:
-    """Headless Debian Chromium driven by Playwright (never a downloaded one)."""
+    """Headless Debian Chromium driven by Playwright (never a downloaded one).
+
+    Module-scoped: Playwright's sync API keeps an event loop running in the main
+    thread while it is open, which would stop later asyncio tests from running."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
