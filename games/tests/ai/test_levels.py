@@ -70,3 +70,27 @@ def test_hard_solves_a_known_endgame():
 def test_hard_takes_the_domino_when_it_can():
     view = make_view(DUEL, seat=0, hand="3-4", line=[(4, 1), (1, 3)], hand_counts=(1, 5), history=[])
     assert choose_action(view, "hard", seed=0, budget_ms=5).tile == t("3-4")
+
+
+def test_hard_reads_a_light_play_as_a_sign_of_no_heavy_tile():
+    """Seat 1 answered 1|1 with 1-0: a deal where it also held 1-6 explains that play
+    less well than one where 1-0 was its only 1."""
+    from games.ai.hard import BETA, _choice_table, choice_weight
+    from games.ai.knowledge import read_view, tile_index
+
+    history = [played(0, "1-1", None, None), played(1, "1-0", "right", (1, 1))]
+    view = make_view(DUEL, seat=0, hand="2-3 4-5 6-6 2-2 3-3 5-5", line=[(1, 1), (1, 0)], hand_counts=(6, 6),
+                     history=history)
+    know = read_view(view)
+    (choice,) = know.choices
+    assert choice.seat == 1
+    table = _choice_table(BETA)
+
+    def weight(hand: str) -> float:
+        mask = sum(1 << tile_index(t(s)) for s in hand.split())
+        return choice_weight(know.choices, [[0, 0], [0, mask]], table)
+
+    with_heavy = weight("1-6 0-2 0-3 0-4 2-4 3-4")
+    without = weight("0-6 0-2 0-3 0-4 2-4 3-4")
+    assert without == 1.0
+    assert with_heavy < 0.2
