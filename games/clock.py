@@ -171,6 +171,7 @@ def sweep(*, now: datetime | None = None) -> int:
     acted = 0
     for game_id in candidates:
         try:
+            announce_if_presence_changed(game_id=game_id)
             acted += check_game(game_id=game_id, now=now)
         except services.GameError as error:
             logger.info("clock of game %s: %s", game_id, error)
@@ -318,6 +319,23 @@ def player_left(*, table_id: int, seat: int) -> None:
     if seat not in connected_seats(table_id):
         cache.set(_left_key(table_id, seat), 1, timeout=24 * 3600)
         announce_clock(table_id=table_id)
+
+
+def announce_if_presence_changed(*, game_id: int) -> bool:
+    """Send the clock again when the set of away players changed since the
+    sweep last looked (a first arrival, a process that died with its sockets):
+    the periodic sweep keeps everyone's "away" marks true within a tick."""
+    game = Game.objects.filter(pk=game_id).only("table_id", "commitment").first()
+    if game is None:
+        return False
+    humans = {seat.number for seat in human_seats(game.table_id)}
+    away = sorted(humans - connected_seats(game.table_id))
+    key = f"clock:away:{game.table_id}:{game.commitment[:16]}"
+    if cache.get(key) == away:
+        return False
+    cache.set(key, away, timeout=24 * 3600)
+    announce_clock(table_id=game.table_id)
+    return True
 
 
 def announce_clock(*, table_id: int) -> None:

@@ -111,8 +111,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._count_spectator(+1)
         else:
             self.spectators = max(0, int(await cache.aget(spectators_key(self.table_id), 0)))
-        await self._send_sync(None)
+        # Presence first (games.signals: accounts, games.clock), so that the
+        # first state's turn clock already counts this player as present.
         await database_sync_to_async(self._after_connect)()
+        await self._send_sync(None)
 
     def _find_viewer(self, user: Any, guest_key: str | None) -> bool | None:
         """Load the table and the viewer's seat: None if there is no such
@@ -248,6 +250,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         elif self.seat is None:
             await self._count_spectator(+1)
         self.group = new_group
+        # The socket now holds a seat (or lost it): presence follows (games.signals).
+        await database_sync_to_async(table_socket_opened.send)(
+            sender=TableConsumer,
+            table_id=self.table_id,
+            seat=self.seat,
+            user_id=self.user_id,
+            session_key=self.guest_key,
+            channel_name=self.channel_name,
+        )
         await self._send_sync(None)
         return True
 

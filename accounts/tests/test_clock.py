@@ -304,3 +304,22 @@ def test_one_tick_runs_every_job(make_member) -> None:
     report = periodic.tick()
     assert set(report) == {"matched", "timers", "rated", "forgotten", "counts"}
     assert report["counts"]["type"] == "counts"
+
+
+def test_the_sweep_resends_the_clock_when_who_is_away_changed(make_member, monkeypatch) -> None:
+    from django.core.cache import cache
+
+    from games.services import broadcast
+
+    cache.clear()
+    sent: list = []
+    monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
+    table = ranked_table([make_member("a"), make_member("b")])
+    game = game_of(table)
+    seated(table, 0)
+    assert clock.announce_if_presence_changed(game_id=game.pk)
+    assert sent[-1][1]["frame"]["clock"]["away"] == [1]
+    assert not clock.announce_if_presence_changed(game_id=game.pk)  # nothing new
+    seated(table, 1)  # a first arrival, announced by the next sweep
+    assert clock.announce_if_presence_changed(game_id=game.pk)
+    assert sent[-1][1]["frame"]["clock"]["away"] == []
