@@ -58,6 +58,7 @@ class Seat:
     seq: int = -1
     open: bool = False
     last_event_at: float = 0.0
+    waiting_state: dict[str, Any] | None = None
 
 
 class Run:
@@ -80,6 +81,7 @@ class Run:
         self.computer_events: list[list[float]] = []
         self.sent = 0  # moves sent inside the window
         self.sending = True
+        self.moving = False
         self.moves = 0  # events seen by each table's first socket inside the window
         self.errors: Counter[str] = Counter()
         self.closes: Counter[str] = Counter()
@@ -201,6 +203,9 @@ class Run:
         seq = state["seq"]
         if seat.acted_at_seq >= seq:
             return
+        if not self.moving:  # nobody moves before every seat is connected
+            seat.waiting_state = state
+            return
         legal = state["legal"]
         moves = [action for action in legal if action.get("type") != "next_round"]
         if moves:
@@ -241,17 +246,18 @@ class Run:
     async def main(self) -> dict[str, Any]:
         gate = asyncio.Semaphore(int(self.spec.get("connect_concurrency", 50)))
         started = time.perf_counter()
-        if self.mode == "paced":
-            # Spread the tables' first moves over one period.
-            for index, table in enumerate(self.tables.values()):
-                table.next_due = started + self.period * index / max(1, len(self.tables))
         await asyncio.gather(*(self.open_seat(seat, gate) for seat in self.seats))
         connect_s = time.perf_counter() - started
-        if self.mode == "paced":
-            # Moves start after everyone is connected.
-            base = time.perf_counter()
-            for index, table in enumerate(self.tables.values()):
-                table.next_due = base + self.period * index / max(1, len(self.tables))
+        # Moves start once everyone is connected (connections and moves
+        # share the server's database thread: measure them apart).
+        base = time.perf_counter()
+        for index, table in enumerate(self.tables.values()):
+            table.next_due = base + self.period * index / max(1, len(self.tables))
+        self.moving = True
+        for seat in self.seats:
+            if seat.waiting_state is not None and seat.waiting_state["seq"] == seat.seq:
+                self.act(seat, seat.waiting_state)
+            seat.waiting_state = None
         warmup, duration = float(self.spec.get("warmup", 3)), float(self.spec.get("duration", 10))
         begin = time.perf_counter() + warmup
         self.window = (begin, begin + duration)

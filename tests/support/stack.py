@@ -250,7 +250,18 @@ class Stack:
         serving ``app`` and wait until /healthz answers; returns its base URL."""
         port = port or free_port()
         if server == "daphne":
-            argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+            argv = [
+                sys.executable,
+                "-m",
+                "daphne",
+                "--websocket_connect_timeout",
+                "30",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                app,
+            ]
         elif server == "uvicorn":
             argv = [
                 sys.executable,
