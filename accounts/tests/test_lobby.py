@@ -178,3 +178,27 @@ async def test_errors_speak_the_pages_language() -> None:
     assert error["code"] == "login_required"
     assert error["message"] == "Connectez-vous pour jouer des parties classées."
     await communicator.disconnect()
+
+
+async def test_a_friend_hears_of_an_invitation_at_once() -> None:
+    from accounts import services
+    from games import private
+
+    alice_user, bob_user = await member("alice"), await member("bob")
+
+    def befriend_and_create():
+        services.send_friend_request(from_user=alice_user, to_username="bob")
+        services.send_friend_request(from_user=bob_user, to_username="alice")
+        return private.create_private_table(
+            owner=alice_user, preset="classic-draw", players=3, teams=False, target=50, public=True
+        )
+
+    table = await database_sync_to_async(befriend_and_create)()
+    bob = await connect(bob_user)
+    await receive_type(bob, "counts")
+    await database_sync_to_async(services.invite_friend)(table=table, from_user=alice_user, friend_id=bob_user.pk)
+    invited = await receive_type(bob, "invited")
+    assert invited["from"] == "alice"
+    assert invited["table"] == table.pk
+    assert invited["url"] == f"/private/join/{private.invite_token(table)}/"
+    await bob.disconnect()

@@ -1,5 +1,5 @@
 // The home page's live counters: "N online · M searching".
-import { openLobby, showCounts } from "./lobby_socket.js";
+import { openLobby, showCounts, showInvitation } from "./lobby_socket.js";
 
 const root = document.querySelector("[data-counters]");
 if (root) {
@@ -8,6 +8,8 @@ if (root) {
       if (frame.type === "counts") {
         showCounts(root, frame);
         root.dataset.ready = "";
+      } else if (frame.type === "invited") {
+        showInvitation(root, frame);
       }
     },
   });

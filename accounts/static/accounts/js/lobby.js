@@ -1,6 +1,6 @@
 // The ranked page: join or leave a mode's queue over /ws/lobby/, follow the
 // counters, and go to the table when matched.
-import { openLobby, showCounts } from "./lobby_socket.js";
+import { openLobby, showCounts, showInvitation } from "./lobby_socket.js";
 
 const root = document.querySelector("[data-lobby]");
 let queued = root.dataset.queuedMode || "";
@@ -29,6 +29,7 @@ const lobby = openLobby({
   onClose() { show("offline"); },
   onFrame(frame) {
     if (frame.type === "counts") showCounts(root, frame);
+    else if (frame.type === "invited") showInvitation(root, frame);
     else if (frame.type === "queued") {
       queued = frame.mode; since = since || Date.now();
       show("searching"); markQueued();

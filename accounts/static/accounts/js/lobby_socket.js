@@ -40,3 +40,12 @@ export function showCounts(root, frame) {
     root.querySelectorAll(`[data-searching-mode="${mode}"]`).forEach((el) => { el.textContent = String(count); });
   }
 }
+
+/** A friend's invitation to a private table (an `invited` frame). */
+export function showInvitation(root, frame) {
+  const banner = root.querySelector("[data-invitation-banner]");
+  if (!banner) return;
+  banner.querySelector("[data-from]").textContent = frame.from;
+  banner.querySelector("[data-join]").href = frame.url;
+  banner.hidden = false;
+}
