@@ -59,6 +59,7 @@ class Seat:
     open: bool = False
     last_event_at: float = 0.0
     waiting_state: dict[str, Any] | None = None
+    last_sent: tuple[dict[str, Any], int] | None = None
 
 
 class Run:
@@ -186,6 +187,10 @@ class Run:
                     self.pongs += 1
                 elif kind == "error":
                     self.errors[frame.get("code", "?")] += 1
+                    if frame.get("code") == "rate_limited" and seat.last_sent is not None:
+                        # Refused unread: send it again a little later, as a person would.
+                        again, at_seq = seat.last_sent
+                        asyncio.get_running_loop().call_later(0.5, self.resend, seat, again, at_seq)
                 elif kind == "game_over" and first:
                     self.game_overs += 1
         except ConnectionClosed:
@@ -224,9 +229,14 @@ class Run:
                 return
         self.send(seat, frame, seq)
 
+    def resend(self, seat: Seat, frame: dict[str, Any], seq: int) -> None:
+        if seat.seq == seq:
+            self.send(seat, frame, seq)
+
     def send(self, seat: Seat, frame: dict[str, Any], seq: int) -> None:
         if seat.ws is None or not seat.open or seat.seq != seq or not self.sending:
             return
+        seat.last_sent = (frame, seq)
         table = seat.table
         now = time.perf_counter()
         table.sent[seq] = now

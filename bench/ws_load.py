@@ -293,6 +293,7 @@ class Bench:
                 ping_interval=args.ping_interval,
                 app_ping_interval=args.app_ping_interval,
                 connect_concurrency=args.connect_concurrency,
+                grace=10,
                 cpu_names=["web-a"],
             )
         ok = (
@@ -353,7 +354,8 @@ class Bench:
         games = {table["table"]: table["game"] for table in tables}
         print(
             f"\n# computer moves: {len(tables)} tables of a person against an easy computer, "
-            f"AI_MOVE_DELAY_MS=0, one Daphne, one worker (2 processes)",
+            f"AI_MOVE_DELAY_MS=0, the person moving at most every {args.computer_period:g} s, one Daphne, "
+            f"one worker (2 processes)",
             flush=True,
         )
         header()
@@ -369,8 +371,9 @@ class Bench:
                     "daphne x1",
                     urls,
                     tables,
-                    mode="saturate",
-                    duration=args.duration,
+                    mode="paced",
+                    period=args.computer_period,
+                    duration=max(args.duration, 15),
                     cpu_names=["web-a", "bench-worker"],
                     record_computer_events=True,
                 )
@@ -385,8 +388,9 @@ class Bench:
                 "daphne x1",
                 urls,
                 tables,
-                mode="saturate",
-                duration=args.duration,
+                mode="paced",
+                period=args.computer_period,
+                duration=max(args.duration, 15),
                 cpu_names=["web-a"],
             )
         self.report_queueing(queued, probe, games)
@@ -518,10 +522,13 @@ def main() -> int:
         default=10,
         help='protocol heartbeat ({"type": "ping"}) interval, s',
     )
-    parser.add_argument("--paced-steps", default="50,100,150,200,250,300,400")
+    parser.add_argument("--paced-steps", default="40,50,60,70,80,100,150,200")
     parser.add_argument("--paced-seconds", type=float, default=10)
     parser.add_argument("--paced-servers", default="daphne,uvicorn")
-    parser.add_argument("--computer-tables", type=int, default=2)
+    parser.add_argument("--computer-tables", type=int, default=4)
+    parser.add_argument(
+        "--computer-period", type=float, default=0.3, help="the person moves at most every this many s"
+    )
     parser.add_argument("--connect-concurrency", type=int, default=8)
     parser.add_argument(
         "--postgres-url",
