@@ -511,15 +511,15 @@ def main() -> int:
     parser.add_argument("--hold-tables", type=int, default=500, help="tables (x4 sockets) of the hold run")
     parser.add_argument("--hold-seconds", type=float, default=30)
     parser.add_argument(
-        "--hold-period", type=float, default=20, help="each held table moves every this many s"
+        "--hold-period", type=float, default=60, help="each held table moves every this many s"
     )
     parser.add_argument(
-        "--ping-interval", type=float, default=5, help="websocket heartbeat (ping) interval, s"
+        "--ping-interval", type=float, default=20, help="websocket heartbeat (ping) interval, s"
     )
     parser.add_argument(
         "--app-ping-interval",
         type=float,
-        default=10,
+        default=20,
         help='protocol heartbeat ({"type": "ping"}) interval, s',
     )
     parser.add_argument("--paced-steps", default="40,50,60,70,80,100,150,200")
