@@ -132,7 +132,7 @@ async def test_a_full_games_move_log_replays_from_its_seed(stack: Stack) -> None
     client = TableClient(stack.url("a"), table_id, guest.cookie)
     await client.connect()
     try:
-        await client.play_until(lambda c: c.game_over is not None, timeout=150)
+        await client.play_until(lambda c: c.game_over is not None, timeout=240)
         record = assert_replays(stack, table_id)
         assert record["finished"]
         assert len({move["seat"] for move in record["moves"]} - {None}) == 4
@@ -156,7 +156,7 @@ async def test_a_killed_daphne_process_loses_no_move(stack: Stack) -> None:
         seen = client.seq
         await client.reconnect(stack.url("b"))
         assert client.seq >= seen
-        await client.play_until(lambda c: c.game_over is not None, timeout=150)
+        await client.play_until(lambda c: c.game_over is not None, timeout=240)
         record = assert_replays(stack, table_id)
         assert record["finished"]
         # Every event reached the player: live, or replayed by `sync` after the kill.
@@ -259,7 +259,7 @@ async def test_redis_restarted_mid_game_loses_no_game(
         await asyncio.sleep(2)
         redis.start()
         await client.reconnect(own.url("web"), timeout=60)
-        await client.play_until(lambda c: c.game_over is not None, timeout=150, turn_timeout=60)
+        await client.play_until(lambda c: c.game_over is not None, timeout=240, turn_timeout=60)
         record = assert_replays(own, table_id)
         assert record["finished"]
         assert client.state["seq"] == record["seq"]

@@ -235,7 +235,7 @@ class TableClient:
         return seq
 
     async def play_until(
-        self, done: Callable[[TableClient], bool], *, timeout: float = 60, turn_timeout: float = 20
+        self, done: Callable[[TableClient], bool], *, timeout: float = 60, turn_timeout: float = 45
     ) -> None:
         """Play every turn of this seat (first legal action) until ``done``."""
         deadline = time.monotonic() + timeout
