@@ -35,8 +35,8 @@ logger = logging.getLogger(__name__)
 # A frame longer than this is refused unread (a client frame is < 100 bytes).
 MAX_FRAME_CHARS = 4096
 # Token bucket per socket: RATE_PER_SECOND frames on average, bursts of RATE_BURST.
-RATE_PER_SECOND = 8.0
-RATE_BURST = 16.0
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
 # A socket that keeps flooding after this many refused frames in a row is closed.
 FLOOD_CLOSE_AFTER = 200
 CLOSE_NOT_FOUND = 4404

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django.utils import timezone
 
-from games import selectors
+from games import selectors, services
 
 logger = logging.getLogger(__name__)
 
@@ -144,6 +144,36 @@ def run_pending_reviews() -> int:
     return ran
 
 
+def apply_computer_turn_later(decision: services.ComputerDecision) -> None:
+    """Embedded mode: apply a decided computer move once its pause is over,
+    from a timer, so that the pool's threads never sleep through it. In
+    "queue" mode (tests): at once."""
+    if mode() == "queue":
+        services.apply_computer_turn(decision)
+        return
+    timer = threading.Timer(decision.wait_ms / 1000, lambda: _pool().submit(_apply_in_thread, decision))
+    timer.daemon = True
+    timer.start()
+
+
+def _apply_in_thread(decision: services.ComputerDecision) -> None:
+    close_old_connections()
+    try:
+        for attempt in range(LOCKED_RETRIES):
+            try:
+                services.apply_computer_turn(decision)
+                return
+            except OperationalError:
+                if attempt == LOCKED_RETRIES - 1:
+                    raise
+                connection.close()
+                time.sleep(0.05 * 2**attempt)
+    except Exception:
+        logger.exception("computer move of game %s at event %s failed", decision.game_id, decision.seq)
+    finally:
+        connection.close()
+
+
 def run_pending(*, limit: int = 100_000) -> int:
     """Run the queued jobs ("queue" mode) until none is left; returns how many ran."""
     from games.tasks import compute_ai_move
@@ -187,7 +217,8 @@ def resume_game(game_id: int) -> bool:
         return False
     if selectors.computer_job(state, selectors.table_seat_info(game.table_id)) is None:
         return False
-    if game.updated_at > timezone.now() - stall_after():
+    # Shorter than the sweep's threshold: someone is looking at this game.
+    if game.updated_at > timezone.now() - timedelta(seconds=2 + settings.AI_MOVE_DELAY_MS / 1000):
         return False
     queue_computer_turn(game.pk, game.seq)
     return True

@@ -8,6 +8,7 @@ ends (on ``game_finished``); ``sweep_stalled_games`` runs periodically
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -19,9 +20,22 @@ from games import dispatch, services
 
 @shared_task(ignore_result=True)
 def compute_ai_move(game_id: int, seq: int) -> str:
-    """Play the computer's move at ``game_id`` if it still waits at event
-    ``seq``; a stale or repeated task does nothing (returns "nothing")."""
-    return services.take_computer_turn(game_id=game_id, seq=seq)
+    """Decide the computer's move at ``game_id`` if it still waits at event
+    ``seq`` (a stale or repeated task does nothing: "nothing"), wait out the
+    rest of its pause, and apply it ("played", "dealt"). In the embedded
+    mode the pause is a timer instead ("scheduled"): the few in-process
+    threads do not sleep. (A Celery worker sleeps through it: delayed ETA
+    tasks did not survive a broker restart reliably, a sleeping task does;
+    give the workers enough concurrency, e.g. ``--pool threads``.)"""
+    decision = services.decide_computer_turn(game_id=game_id, seq=seq)
+    if decision is None:
+        return "nothing"
+    if decision.wait_ms > 0:
+        if dispatch.mode() != "celery":
+            dispatch.apply_computer_turn_later(decision)
+            return "scheduled"
+        time.sleep(decision.wait_ms / 1000)
+    return services.apply_computer_turn(decision)
 
 
 @shared_task(ignore_result=True)

@@ -7,18 +7,20 @@
   ``start_next_round(*, game_id, seat, expected_seq=None)``,
   ``resign(*, game_id, seat)``, ``offer_draw(*, game_id, seat)``,
   ``abort_game(*, game_id, reason)``;
-- ``take_computer_turn(*, game_id, seq)`` (the body of the Celery task).
+- ``decide_computer_turn(*, game_id, seq)`` / ``apply_computer_turn(decision)``
+  (the Celery tasks' bodies), ``take_computer_turn(*, game_id, seq)`` (both at once).
 
 Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
 """
 
-from .computer import take_computer_turn
+from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
 from .tables import LEVELS, SeatSpec, create_computer_table, create_table, new_seed, start_game
 
 __all__ = [
     "LEVELS",
+    "ComputerDecision",
     "DrawOffer",
     "GameError",
     "GameNotLive",
@@ -30,8 +32,10 @@ __all__ = [
     "SeatSpec",
     "StaleSeq",
     "abort_game",
+    "apply_computer_turn",
     "create_computer_table",
     "create_table",
+    "decide_computer_turn",
     "finish_game",
     "new_seed",
     "offer_draw",

@@ -103,7 +103,13 @@ def run_on_server_loop(coroutine_function: Any, *args: Any, **kwargs: Any) -> An
 
 def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     try:
-        run_on_server_loop(_send_all, messages)
+        try:
+            run_on_server_loop(_send_all, messages)
+        except Exception:
+            # A connection of the layer's pool died (Redis restarted): the
+            # pool drops it, a second try connects afresh. A group reached
+            # twice is harmless (sockets skip a seq they have).
+            run_on_server_loop(_send_all, messages)
     except Exception:
         # Already committed: the clients will resync by seq.
         logger.exception("broadcast to %s failed", messages[0][0] if messages else "?")

@@ -119,6 +119,9 @@ def _record(
     game.save(update_fields=fields)
     facts = selectors.table_facts(table, game)
     outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts)
+    # The computer's turn is queued before anyone hears of the move: a
+    # process that dies after announcing it cannot leave the game waiting.
+    after_commit_work(game_id=game.pk, seq=game.seq, state=new_state, seats=locked.seats)
     transaction.on_commit(
         lambda: broadcast.broadcast_move(
             table_id=outcome.table_id,
@@ -131,7 +134,6 @@ def _record(
             table=facts,
         )
     )
-    after_commit_work(game_id=game.pk, seq=game.seq, state=new_state, seats=locked.seats)
     return outcome
 
 

@@ -175,10 +175,10 @@ def start_game(*, table: Table) -> Game:
         info = selectors.seat_info(seats)
         facts = selectors.table_facts(locked_table, game)
         table_id, seq = table.pk, game.seq
+        after_commit_work(game_id=game.pk, seq=seq, state=state, seats=info)  # before the news
         transaction.on_commit(
             lambda: broadcast.broadcast_snapshot(
                 table_id=table_id, seq=seq, state=state, humans=info.humans, table=facts
             )
         )
-        after_commit_work(game_id=game.pk, seq=seq, state=state, seats=info)
     return game

@@ -265,7 +265,7 @@ async def test_flooding_is_rate_limited_then_closed(monkeypatch) -> None:
     table_id, _game_id, sockets, _ = await seated_pair()
     watcher = Socket(table_id)
     await watcher.connect()
-    for _ in range(40):
+    for _ in range(int(consumers.RATE_BURST) + 24):
         await watcher.send({"type": "ping"})
     frames = await watcher.drain(0.3)
     assert sum(1 for f in frames if f["type"] == "pong") == consumers.RATE_BURST
@@ -395,8 +395,10 @@ async def test_a_finished_table_still_shows_its_final_state() -> None:
 
 
 async def test_a_guest_plays_a_whole_game_against_computers_in_background_threads(settings) -> None:
-    """Embedded mode: computer turns run on the in-process thread pool."""
+    """Embedded mode: computer turns run on the in-process thread pool, their
+    pauses on timers."""
     settings.GAMES_DISPATCH = "thread"
+    settings.AI_MOVE_DELAY_MS = 20
     key = await new_session()
     table = await database_sync_to_async(services.create_computer_table)(
         guest_key=key, preset="quick", players=4, teams=False, target=0, level="easy"

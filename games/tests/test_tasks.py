@@ -78,20 +78,36 @@ def test_the_computer_reads_its_seats_view_only(monkeypatch) -> None:
     assert Move.objects.get(game=game).kind == type(legal_actions(state)[0]).__name__.lower()
 
 
-def test_the_pause_counts_the_time_already_spent(monkeypatch, settings) -> None:
+def test_the_pause_counts_the_time_already_spent(settings) -> None:
     settings.AI_MOVE_DELAY_MS = 800
     game = computer_to_move_game()
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(milliseconds=300))
-    pauses = []
-    monkeypatch.setattr("games.services.computer.time.sleep", pauses.append)
-    compute_ai_move(game.pk, 0)
-    assert len(pauses) == 1
-    assert 0 < pauses[0] <= 0.5  # 800 ms minus the 300 ms (and more) already gone
-    game.refresh_from_db()
+    decision = services.decide_computer_turn(game_id=game.pk, seq=0)
+    assert 0 < decision.wait_ms <= 500  # 800 ms minus the 300 ms (and more) already gone
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=5))
-    if game.to_move == 1:
-        compute_ai_move(game.pk, game.seq)
-        assert len(pauses) == 1  # already late: no pause
+    assert services.decide_computer_turn(game_id=game.pk, seq=0).wait_ms == 0  # already late
+
+
+def test_the_pause_is_slept_by_a_worker_and_timed_in_the_embedded_mode(settings, monkeypatch) -> None:
+    settings.AI_MOVE_DELAY_MS = 800
+    game = computer_to_move_game()
+    slept, timers = [], []
+    monkeypatch.setattr("games.tasks.time.sleep", slept.append)
+    monkeypatch.setattr(dispatch, "apply_computer_turn_later", timers.append)
+    settings.GAMES_DISPATCH = "thread"
+    assert compute_ai_move(game.pk, 0) == "scheduled"
+    assert slept == []
+    assert timers[0].seat == 1
+    assert 0 < timers[0].wait_ms <= 800
+    assert not Move.objects.filter(game=game).exists()  # shown once the pause is over
+    assert services.apply_computer_turn(timers[0]) == "played"
+    assert services.apply_computer_turn(timers[0]) == "nothing"  # late or repeated: nothing more
+    worker_game = computer_to_move_game()
+    settings.GAMES_DISPATCH = "celery"
+    assert compute_ai_move(worker_game.pk, 0) == "played"
+    assert len(slept) == 1
+    assert 0 < slept[0] <= 0.8
+    assert Move.objects.get(game=worker_game, seq=1).seat == 1
 
 
 def test_a_table_without_people_deals_the_next_round_itself(computer_queue, django_capture_on_commit_callbacks) -> None:
