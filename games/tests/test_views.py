@@ -7,8 +7,8 @@ import json
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.utils import translation
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.models import Game, Table
