@@ -35,6 +35,16 @@ def current(game: Game):
     return selectors.game_state(game)
 
 
+def game_with_a_play(preset: str) -> tuple[Game, Play]:
+    """A fresh two-guest game whose first mover holds a tile that fits (deals are random)."""
+    for _ in range(200):
+        game = game_of(make_table(preset=preset))
+        play = next((a for a in legal_actions(current(game)) if isinstance(a, Play)), None)
+        if play is not None:
+            return game, play
+    raise AssertionError("no deal with a playable first move in 200 tries")
+
+
 def play_out(game: Game, *, rng: random.Random | None = None, max_moves: int = 2000) -> None:
     """Play every seat of an all-guest table at random until the game ends."""
     rng = rng or random.Random(0)
@@ -138,10 +148,8 @@ def test_members_keep_their_username_as_seat_name() -> None:
 def test_play_move_stores_the_move_then_broadcasts_after_commit(
     django_capture_on_commit_callbacks, sent
 ) -> None:
-    game = game_of(make_table(preset="classic-draw"))
-    state = current(game)
-    seat = state.to_move
-    action = next(a for a in legal_actions(state) if isinstance(a, Play))
+    game, action = game_with_a_play("classic-draw")
+    seat = action.seat
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         outcome = services.play_move(game_id=game.pk, seat=seat, action=action, expected_seq=0)
     assert sent == []  # nothing is announced before the commit
@@ -430,12 +438,7 @@ def test_ai_seed_depends_on_the_game_and_the_event() -> None:
 
 
 def test_tile_pairs_are_normalised_in_payloads() -> None:
-    for _ in range(100):
-        game = game_of(make_table(preset="classic-block"))
-        state = current(game)
-        play = next((a for a in legal_actions(state) if isinstance(a, Play)), None)
-        if play is not None:
-            break
+    game, play = game_with_a_play("classic-block")
     flipped = Play(play.seat, Tile(play.tile.high, play.tile.low), play.end)
     services.play_move(game_id=game.pk, seat=play.seat, action=flipped, expected_seq=0)
     assert Move.objects.get(game=game).payload["tile"] == [play.tile.low, play.tile.high]
