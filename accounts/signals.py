@@ -6,11 +6,13 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from accounts import periodic, services
 from games import clock
+from games import services as game_services
 from games.signals import game_finished, table_socket_closed, table_socket_opened
 
 logger = logging.getLogger(__name__)
@@ -20,6 +22,16 @@ logger = logging.getLogger(__name__)
 def create_profile(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> None:
     if created:
         services.ensure_profile(user=instance)
+
+
+@receiver(user_logged_in)
+def adopt_tables_played_as_guest(sender: Any, request: Any, user: Any, **_kwargs: Any) -> None:
+    # A guest who logs in or signs up mid-game keeps their table: the login
+    # gave the session a new key, but the guest key stays in its data.
+    session = getattr(request, "session", None)
+    guest_key = session.get(game_services.GUEST_KEY_SESSION, "") if session is not None else ""
+    if guest_key and game_services.adopt_guest_seats(guest_key=guest_key, user=user):
+        session.pop(game_services.GUEST_KEY_SESSION, None)
 
 
 @receiver(game_finished)

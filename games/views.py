@@ -24,11 +24,16 @@ def _home_context(form: PlayComputerForm) -> dict[str, Any]:
 
 def guest_key(request: HttpRequest) -> str:
     """The session key that identifies a guest (the session is created now
-    if the browser has none yet)."""
+    if the browser has none yet). It is also kept in the session's data,
+    which survives the new key a login gives the session: when the guest
+    then logs in or signs up, their seats pass to the member
+    (``services.adopt_guest_seats``)."""
     request.session["guest"] = True  # a non-empty session gets its cookie
     if not request.session.session_key:
         request.session.save()
-    return str(request.session.session_key)
+    key = str(request.session.session_key)
+    request.session[services.GUEST_KEY_SESSION] = key
+    return key
 
 
 @require_POST

@@ -16,9 +16,19 @@ Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code)
 from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
-from .tables import LEVELS, SeatSpec, create_computer_table, create_table, new_seed, start_game
+from .tables import (
+    GUEST_KEY_SESSION,
+    LEVELS,
+    SeatSpec,
+    adopt_guest_seats,
+    create_computer_table,
+    create_table,
+    new_seed,
+    start_game,
+)
 
 __all__ = [
+    "GUEST_KEY_SESSION",
     "LEVELS",
     "ComputerDecision",
     "DrawOffer",
@@ -32,6 +42,7 @@ __all__ = [
     "SeatSpec",
     "StaleSeq",
     "abort_game",
+    "adopt_guest_seats",
     "apply_computer_turn",
     "create_computer_table",
     "create_table",

@@ -182,3 +182,29 @@ def start_game(*, table: Table) -> Game:
             )
         )
     return game
+
+
+# The session entry that remembers a guest's key across a login (games.views.guest_key).
+GUEST_KEY_SESSION = "guest_key"
+
+
+def adopt_guest_seats(*, guest_key: str, user: AbstractBaseUser) -> int:
+    """Give ``user`` the seats a guest holds under ``guest_key`` (called when
+    that guest logs in or signs up, so their game goes on as a member's and
+    shows on their profile). A table where the member already sits keeps the
+    guest's seat as it is. Returns how many seats changed hands."""
+    if not guest_key:
+        return 0
+    adopted = 0
+    with transaction.atomic():
+        seats = Seat.objects.select_for_update().filter(guest_key=guest_key, user__isnull=True)
+        for seat in seats:
+            if Seat.objects.filter(table_id=seat.table_id, user=user).exists():
+                continue
+            seat.user = user
+            seat.guest_key = ""
+            seat.name = user.get_username()
+            seat.save(update_fields=["user", "guest_key", "name"])
+            adopted += 1
+    return adopted
+

@@ -90,6 +90,43 @@ def test_a_member_takes_the_seat_by_account(client: Client) -> None:
     assert seat.guest_key == ""
 
 
+def test_a_guest_who_signs_up_mid_game_keeps_their_table(client: Client) -> None:
+    client.post("/play/computer/", {**FORM, "players": "2"})
+    table = Table.objects.get()
+    table_url = f"/table/{table.pk}/"
+    guest_page = client.get(table_url).content.decode()
+    assert f'href="/accounts/signup/?next={table_url}"' in guest_page
+    password = "a-long-pass-phrase-42"
+    response = client.post(
+        f"/accounts/signup/?next={table_url}",
+        {"username": "carol", "email": "carol@example.com", "password1": password, "password2": password},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == table_url
+    seat = table.seats.get(number=0)
+    assert seat.user is not None and seat.user.username == "carol"
+    assert seat.guest_key == ""
+    assert config_of(client.get(table_url))["seat"] == 0
+
+
+def test_a_guest_who_logs_in_keeps_their_table_unless_the_member_already_sits_there(client: Client) -> None:
+    member = UserFactory()
+    member.set_password("a-long-pass-phrase-42")
+    member.save()
+    client.post("/play/computer/", {**FORM, "players": "2"})
+    played_as_guest = Table.objects.get()
+    key = client.cookies["sessionid"].value
+    # The same guest also holds a seat at a table where the member sits.
+    shared = make_table(seats=[services.SeatSpec(user=member), services.SeatSpec(guest_key=key)])
+    logged_in = client.post("/accounts/login/", {"login": member.username, "password": "a-long-pass-phrase-42"})
+    assert logged_in.status_code == 302
+    assert client.cookies["sessionid"].value != key  # a login gives the session a new key
+    assert played_as_guest.seats.get(number=0).user == member
+    assert shared.seats.get(number=1).guest_key == key  # never two seats of one member at a table
+    assert shared.seats.get(number=1).user is None
+    assert config_of(client.get(f"/table/{played_as_guest.pk}/"))["seat"] == 0
+
+
 @pytest.mark.parametrize(
     ("changes", "field"),
     [
