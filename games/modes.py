@@ -40,6 +40,23 @@ class RankedMode:
         return PRESET_OPTIONS[self.preset].source
 
 
+ARENA_TARGET = 50
+"""The target of every ranked mode played on the arena preset (with a boneyard)."""
+
+
+def _arena(key: str, players: int, label: Promise, summary: Promise, *, teams: bool = False) -> RankedMode:
+    """A ranked mode on the arena preset: a boneyard, rounds until ``ARENA_TARGET`` points."""
+    return RankedMode(
+        key=key,
+        preset="arena",
+        players=players,
+        teams=teams,
+        target=ARENA_TARGET,
+        label=label,
+        summary=summary,
+    )
+
+
 RANKED_MODES: dict[str, RankedMode] = {
     mode.key: mode
     for mode in (
@@ -54,47 +71,34 @@ RANKED_MODES: dict[str, RankedMode] = {
                 "Two players, no boneyard, a single round; a blocked round with equal hands is a draw."
             ),
         ),
-        RankedMode(
-            key="duel-draw",
-            preset="arena",
-            players=2,
-            teams=False,
-            target=50,
-            label=_("Duel, draw game"),
-            summary=_("Two players with a boneyard, rounds until someone reaches 50 points."),
+        _arena(
+            "duel-draw",
+            2,
+            _("Duel, draw game"),
+            _("Two players with a boneyard, rounds until someone reaches 50 points."),
         ),
-        RankedMode(
-            key="three",
-            preset="arena",
-            players=3,
-            teams=False,
-            target=50,
-            label=_("Three players"),
-            summary=_(
+        _arena(
+            "three",
+            3,
+            _("Three players"),
+            _(
                 "Three players with a boneyard, rounds until someone reaches 50 points; rated by final ranking."
             ),
         ),
-        RankedMode(
-            key="four",
-            preset="arena",
-            players=4,
-            teams=False,
-            target=50,
-            label=_("Four players"),
-            summary=_(
+        _arena(
+            "four",
+            4,
+            _("Four players"),
+            _(
                 "Four players, every tile dealt, rounds until someone reaches 50 points; rated by final ranking."
             ),
         ),
-        RankedMode(
-            key="pairs",
-            preset="arena",
-            players=4,
+        _arena(
+            "pairs",
+            4,
+            _("Pairs"),
+            _("Two pairs, partners sit opposite; the first pair to reach 50 points wins; rated by team."),
             teams=True,
-            target=50,
-            label=_("Pairs"),
-            summary=_(
-                "Two pairs, partners sit opposite; the first pair to reach 50 points wins; rated by team."
-            ),
         ),
     )
 }
