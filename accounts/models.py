@@ -28,7 +28,27 @@ class Profile(models.Model):
         return str(self.user)
 
 
-class Rating(models.Model):
+class RatingFigures:
+    """How a rating held as ``mu`` and ``sigma`` is shown: a ``Rating`` row, or a
+    ``selectors.ModeRating`` (which also stands for a newcomer with no row)."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def display(self) -> int:
+        return ratings.display_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        return ratings.is_provisional(self.sigma)
+
+    @property
+    def shown(self) -> str:
+        return ratings.format_rating(self.mu, self.sigma)
+
+
+class Rating(RatingFigures, models.Model):
     """One member's OpenSkill rating in one ranked mode (see accounts.ratings)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
@@ -53,18 +73,6 @@ class Rating(models.Model):
     @property
     def skill(self) -> ratings.Skill:
         return ratings.Skill(mu=self.mu, sigma=self.sigma)
-
-    @property
-    def display(self) -> int:
-        return ratings.display_rating(self.mu)
-
-    @property
-    def provisional(self) -> bool:
-        return ratings.is_provisional(self.sigma)
-
-    @property
-    def shown(self) -> str:
-        return ratings.format_rating(self.mu, self.sigma)
 
 
 class Friendship(models.Model):

@@ -10,12 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
 
 from accounts import ratings
-from accounts.models import Friendship, Rating
+from accounts.models import Friendship, Rating, RatingFigures
 from games.modes import RANKED_MODES, RankedMode
 
 
 @dataclass(frozen=True)
-class ModeRating:
+class ModeRating(RatingFigures):
     """A member's standing in one mode, for display (a newcomer has no row yet)."""
 
     mode: RankedMode
@@ -25,18 +25,6 @@ class ModeRating:
     wins: int
     draws: int
     losses: int
-
-    @property
-    def display(self) -> int:
-        return ratings.display_rating(self.mu)
-
-    @property
-    def provisional(self) -> bool:
-        return ratings.is_provisional(self.sigma)
-
-    @property
-    def shown(self) -> str:
-        return ratings.format_rating(self.mu, self.sigma)
 
 
 def ratings_of(user: AbstractBaseUser) -> list[ModeRating]:
