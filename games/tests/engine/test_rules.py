@@ -37,33 +37,39 @@ L, R = End.LEFT, End.RIGHT
 # -- opening ----------------------------------------------------------------
 
 
-def test_five_five_opens_when_six_six_in_boneyard():
-    state = new_game(
-        Rules(players=2), hands=[ts("1-2 5-5 0-3"), ts("4-4 2-6")], boneyard=ts("6-6 0-0"), seed=0
+def _two_player_deal(first: str, second: str, boneyard: str | None = None, *, draw: bool = True):
+    """A two-player game dealt ``first`` and ``second`` by hand; the opening tile is already laid."""
+    return new_game(
+        Rules(players=2, draw=draw),
+        hands=[ts(first), ts(second)],
+        boneyard=None if boneyard is None else ts(boneyard),
+        seed=0,
     )
+
+
+def test_five_five_opens_when_six_six_in_boneyard():
+    state = _two_player_deal("1-2 5-5 0-3", "4-4 2-6", boneyard="6-6 0-0")
     assert state.line[0][0] == t("5-5")
     assert state.opener == 0
     assert state.to_move == 1
 
 
 def test_five_five_opens_when_six_six_set_aside_in_block_game():
-    state = new_game(Rules(players=2, draw=False), hands=[ts("4-4 0-3"), ts("5-5 2-6")], seed=0)
+    state = _two_player_deal("4-4 0-3", "5-5 2-6", draw=False)
     assert t("6-6") in state.undealt
     assert state.line[0][0] == t("5-5")
     assert state.opener == 1
 
 
 def test_heaviest_tile_opens_without_doubles():
-    state = new_game(
-        Rules(players=2), hands=[ts("0-1 2-3 4-6"), ts("5-6 0-2 1-3")], boneyard=ts("6-6"), seed=0
-    )
+    state = _two_player_deal("0-1 2-3 4-6", "5-6 0-2 1-3", boneyard="6-6")
     assert state.line[0][0] == t("5-6")
     assert state.opener == 1
     assert state.to_move == 0
 
 
 def test_six_three_opens_before_five_four_at_equal_weight():
-    state = new_game(Rules(players=2), hands=[ts("4-5 0-1"), ts("3-6 0-2")], boneyard=ts("6-6"), seed=0)
+    state = _two_player_deal("4-5 0-1", "3-6 0-2", boneyard="6-6")
     assert state.line[0][0] == t("3-6")
     assert state.opener == 1
 
