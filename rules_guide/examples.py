@@ -62,14 +62,30 @@ class HandLeft:
 
 
 @dataclass(frozen=True)
-class WorkedRound:
-    """A round played out by the engine, ready for a template."""
+class Dealt:
+    """A hand-built deal of ``preset`` in the guide: who sits where, what each was dealt, who opened."""
 
     key: str
     preset: str
     rules: Rules
     names: tuple[str, ...]
     dealt: tuple[tuple[tuple[int, int], ...], ...]
+    opener: int
+
+    @property
+    def opener_name(self) -> str:
+        return self.names[self.opener]
+
+    @property
+    def dealt_hands(self) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
+        """(name, tiles dealt) by seat."""
+        return tuple(zip(self.names, self.dealt, strict=True))
+
+
+@dataclass(frozen=True)
+class WorkedRound(Dealt):
+    """A round played out by the engine, ready for a template."""
+
     boneyard_dealt: int
     set_aside: int
     steps: tuple[Step, ...]
@@ -78,15 +94,10 @@ class WorkedRound:
     hands: tuple[HandLeft, ...]
     boneyard_left: int
     result: RoundResult
-    opener: int
 
     @property
     def winner_name(self) -> str | None:
         return None if self.result.winner is None else self.names[self.result.winner]
-
-    @property
-    def opener_name(self) -> str:
-        return self.names[self.opener]
 
     @property
     def lightest(self) -> int:
@@ -169,11 +180,6 @@ class WorkedRound:
     @property
     def opener_tied(self) -> bool:
         return any(hand.seat == self.opener for hand in self.tied)
-
-    @property
-    def dealt_hands(self) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
-        """(name, tiles dealt) by seat."""
-        return tuple(zip(self.names, self.dealt, strict=True))
 
     @property
     def tied_names(self) -> str:
@@ -296,28 +302,14 @@ def _worked(
 
 
 @dataclass(frozen=True)
-class Opening:
+class Opening(Dealt):
     """Who opens the first round of a hand-built deal, as the engine decides."""
 
-    key: str
-    preset: str
-    rules: Rules
-    names: tuple[str, ...]
-    dealt: tuple[tuple[tuple[int, int], ...], ...]
     rest: int
-    opener: int
     tile: tuple[int, int]
     next_to_move: int
     doubles: tuple[tuple[int, int], ...]
     runner_up: tuple[int, int]
-
-    @property
-    def opener_name(self) -> str:
-        return self.names[self.opener]
-
-    @property
-    def dealt_hands(self) -> tuple[tuple[str, tuple[tuple[int, int], ...]], ...]:
-        return tuple(zip(self.names, self.dealt, strict=True))
 
     @property
     def next_name(self) -> str:
@@ -408,35 +400,48 @@ class Examples:
     by_variant: dict[str, tuple[WorkedRound, ...]]
 
 
-@cache
-def examples() -> Examples:
-    """Every worked example of the guide (computed once per process)."""
-    blocked = play_out(
-        "blocked",
-        "classic-block",
-        players=3,
-        hands=("02 04 06 13 14 15 16", "05 33 34 35 36 45 66", "00 03 22 23 24 25 55"),
-        plays="16r 36l 23l 14r 34r 24l 13r 45l 55l 15l",
-    )
-    tie_opener = play_out(
-        "tie-opener",
-        "classic-block",
-        players=3,
-        hands=("05 11 12 16 24 34 36", "00 01 04 25 26 35 46", "02 03 14 22 55 56 66"),
-        plays="16l 01l 02l 12l 46r 14r 11l",
-    )
-    closed_board = play_out(
-        "closed-board",
+@dataclass(frozen=True)
+class ExampleDeal:
+    """A hand-built round for ``play_out``: one hand per seat, the boneyard in
+    drawing order (draw games) and the plays chosen after the opening."""
+
+    preset: str
+    hands: tuple[str, ...]
+    plays: str
+    boneyard: str = ""
+    teams: bool = False
+
+    def play(self, key: str) -> WorkedRound:
+        return play_out(
+            key,
+            self.preset,
+            players=len(self.hands),
+            teams=self.teams,
+            hands=self.hands,
+            boneyard=self.boneyard,
+            plays=self.plays,
+        )
+
+
+WORKED_DEALS: dict[str, ExampleDeal] = {
+    "closed-board": ExampleDeal(
         "classic-draw",
-        players=2,
         hands=("00 11 12 14 26 35 44", "01 05 22 24 34 45 46"),
         boneyard="04 16 33 66 03 25 02 36 06 55 13 15 23 56",
         plays="45r 35r 46l 26l 24l 14l 01l 00l 34r 04l",
-    )
-    pairs_domino = play_out(
-        "pairs-domino",
+    ),
+    "tie-opener": ExampleDeal(
+        "classic-block",
+        hands=("05 11 12 16 24 34 36", "00 01 04 25 26 35 46", "02 03 14 22 55 56 66"),
+        plays="16l 01l 02l 12l 46r 14r 11l",
+    ),
+    "blocked": ExampleDeal(
+        "classic-block",
+        hands=("02 04 06 13 14 15 16", "05 33 34 35 36 45 66", "00 03 22 23 24 25 55"),
+        plays="16r 36l 23l 14r 34r 24l 13r 45l 55l 15l",
+    ),
+    "pairs-domino": ExampleDeal(
         "arena",
-        players=4,
         teams=True,
         hands=(
             "00 01 03 12 14 23 24",
@@ -445,11 +450,9 @@ def examples() -> Examples:
             "04 05 11 15 22 36 44",
         ),
         plays="26r 22r 23r 06l 33r 05l 03r 55l 35l 04r 24r 13l 02r 15l 00r 25l 12l 16l 46l 44l 01r 34l",
-    )
-    pairs_blocked = play_out(
-        "pairs-blocked",
+    ),
+    "pairs-blocked": ExampleDeal(
         "arena",
-        players=4,
         teams=True,
         hands=(
             "06 13 22 23 25 55 66",
@@ -458,22 +461,29 @@ def examples() -> Examples:
             "01 02 05 12 33 36 46",
         ),
         plays="26l 16r 02l 06l 15r 56r 36l 23l 24l 46l",
-    )
-    quick_tie = play_out(
-        "quick-tie",
+    ),
+    "quick-tie": ExampleDeal(
         "quick",
-        players=3,
         hands=("02 11 15 33 45", "06 23 26 44 56", "00 01 03 12 25"),
         boneyard="04 05 35 14 34 22 66 36 13 24 16 46 55",
         plays="04r 02r 23r 03r 45l 56l 01r 15r 06l 00l 05r",
-    )
-    duel_tie = play_out(
-        "duel-tie",
+    ),
+    "duel-tie": ExampleDeal(
         "duel-block",
-        players=2,
         hands=("00 01 04 23 24 44 45", "03 06 12 14 33 34 36"),
         plays="34r 24l 36r 23l 03l 04l 14l 01l 06l",
-    )
+    ),
+}
+"""The worked rounds of the guide by key; each variant shows its rounds in this order."""
+
+
+@cache
+def examples() -> Examples:
+    """Every worked example of the guide (computed once per process)."""
+    rounds = {key: deal.play(key) for key, deal in WORKED_DEALS.items()}
+    by_variant: dict[str, tuple[WorkedRound, ...]] = {}
+    for worked in rounds.values():
+        by_variant[worked.preset] = (*by_variant.get(worked.preset, ()), worked)
     return Examples(
         opening_double=opening(
             "opening-double",
@@ -493,15 +503,9 @@ def examples() -> Examples:
             hands=("01 03 12 24 35 44 46", "05 11 13 15 25 26 66"),
             plays="46l 26r",
         ),
-        blocked=blocked,
-        closed_board=closed_board,
-        pairs_domino=pairs_domino,
-        pairs_blocked=pairs_blocked,
-        by_variant={
-            "classic-draw": (closed_board,),
-            "classic-block": (tie_opener, blocked),
-            "arena": (pairs_domino, pairs_blocked),
-            "quick": (quick_tie,),
-            "duel-block": (duel_tie,),
-        },
+        blocked=rounds["blocked"],
+        closed_board=rounds["closed-board"],
+        pairs_domino=rounds["pairs-domino"],
+        pairs_blocked=rounds["pairs-blocked"],
+        by_variant=by_variant,
     )
