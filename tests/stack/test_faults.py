@@ -9,7 +9,6 @@ log replays from its seed to its stored state.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import time
 from pathlib import Path
@@ -228,11 +227,6 @@ async def test_a_worker_killed_mid_move_moves_once_after_restart(stack: Stack) -
         stack.start_worker("worker")
 
 
-@pytest.mark.skipif(
-    os.environ.get("RUN_REDIS_RESTART_TEST") != "1",
-    reason="intermittent: after the Redis restart a computer turn sometimes stalls past 45 s "
-    "(about half the runs on 2026-11-29); kept out of CI until fixed, run with RUN_REDIS_RESTART_TEST=1",
-)
 async def test_redis_restarted_mid_game_loses_no_game(
     stack: Stack, stack_database: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
@@ -270,6 +264,9 @@ async def test_redis_restarted_mid_game_loses_no_game(
         assert record["finished"]
         assert client.state["seq"] == record["seq"]
         assert events_seen(client) == every_event_since_joining(client, record["seq"])
+    except BaseException:
+        print(own.logs())
+        raise
     finally:
         if client is not None:
             await client.close()
