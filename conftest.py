@@ -8,8 +8,9 @@ under REQUIRE_SERVICES=1 (or REQUIRE_BROWSER=1 for Chromium), where it fails.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -86,6 +87,22 @@ def browser(chromium_path: str) -> Iterator[object]:
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[Callable[..., Any]]:
+    """``new_context(**options)``: a fresh browser context (its own cookies and
+    pages) from the module's Chromium, closed when the test ends, passed or not."""
+    contexts: list[Any] = []
+
+    def new(**options: Any) -> Any:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        return context
+
+    yield new
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

@@ -11,26 +11,9 @@ import time
 
 import pytest
 
+from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
-
-# What the player can do now, as the table page shows it (None: wait).
-ACTIONABLE = """() => {
-  const table = document.getElementById('table');
-  if (!table) return null;
-  if (document.querySelector('[data-game-over]')) return 'over';
-  if (table.hasAttribute('data-pending')) return null;
-  if (document.querySelector('#round-over:not([hidden]) [data-action="next_round"]:not([hidden])')) return 'next';
-  if (!table.hasAttribute('data-my-turn')) return null;
-  if (document.querySelector('#hand [data-tile][data-playable]')) return 'play';
-  for (const kind of ['draw', 'pass']) {
-    const button = document.querySelector(`[data-action="${kind}"]`);
-    if (button && !button.hidden) return kind;
-  }
-  return null;
-}"""
 
 
 def sign_up(page, base: str, username: str) -> None:
@@ -45,99 +28,88 @@ def sign_up(page, base: str, username: str) -> None:
 
 
 def step(page, rng: random.Random) -> str | None:
+    """Do what the page offers now, if anything; returns what it offered."""
     what = page.evaluate(ACTIONABLE)
-    if what == "next":
-        page.click('#round-over [data-action="next_round"]')
-    elif what == "play":
-        tiles = page.locator("#hand [data-tile][data-playable]")
-        tiles.nth(rng.randrange(tiles.count())).click()
-        ends = page.locator("#line [data-end]")
-        if ends.count():
-            ends.nth(rng.randrange(ends.count())).click()
-    elif what in ("draw", "pass"):
-        page.click(f'[data-action="{what}"]')
+    if what in ("next", "play", "draw", "pass"):
+        act(page, what, rng)
     return what
 
 
-def test_sign_up_queue_match_play_rate_replay_and_watch(browser, site_server) -> None:
+def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server) -> None:
     base = site_server.url
     rng = random.Random(6)
     names = [f"ranked{int(time.time() * 1000) % 10**8}{suffix}" for suffix in ("a", "b")]
     contexts = [
-        browser.new_context(locale="en-GB", viewport=PHONE),
-        browser.new_context(locale="fr-FR", viewport=DESKTOP),
+        new_context(locale="en-GB", viewport=PHONE),
+        new_context(locale="fr-FR", viewport=DESKTOP),
     ]
-    watcher_context = browser.new_context(locale="en-GB", viewport=DESKTOP)
-    try:
-        pages = [context.new_page() for context in contexts]
-        for page, name in zip(pages, names, strict=True):
-            sign_up(page, base, name)
+    watcher_context = new_context(locale="en-GB", viewport=DESKTOP)
+    pages = [context.new_page() for context in contexts]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, base, name)
 
-        # Both queue for a block duel; the lobby socket sends each to the table.
-        for page in pages:
-            page.goto(base + "/ranked/")
-            page.wait_for_function("document.querySelector('[data-online]').textContent.trim() !== '\u2013'")
-        pages[0].click('[data-queue="duel-block"]')
-        pages[0].wait_for_selector('[data-mode="duel-block"][data-queued]')
-        pages[0].wait_for_function("document.querySelector('[data-lobby]').dataset.state === 'searching'")
-        pages[1].wait_for_function(
-            "document.querySelector('[data-searching-mode=\"duel-block\"]').textContent.trim() === '1'"
-        )
-        pages[1].click('[data-queue="duel-block"]')
-        for page in pages:
-            page.wait_for_url(re.compile(r"/table/\d+/$"), timeout=15_000)
-        table_ids = {re.search(r"/table/(\d+)/", page.url).group(1) for page in pages}
-        assert len(table_ids) == 1
-        table_id = table_ids.pop()
+    # Both queue for a block duel; the lobby socket sends each to the table.
+    for page in pages:
+        page.goto(base + "/ranked/")
+        page.wait_for_function("document.querySelector('[data-online]').textContent.trim() !== '\u2013'")
+    pages[0].click('[data-queue="duel-block"]')
+    pages[0].wait_for_selector('[data-mode="duel-block"][data-queued]')
+    pages[0].wait_for_function("document.querySelector('[data-lobby]').dataset.state === 'searching'")
+    pages[1].wait_for_function(
+        "document.querySelector('[data-searching-mode=\"duel-block\"]').textContent.trim() === '1'"
+    )
+    pages[1].click('[data-queue="duel-block"]')
+    for page in pages:
+        page.wait_for_url(re.compile(r"/table/\d+/$"), timeout=15_000)
+    table_ids = {re.search(r"/table/(\d+)/", page.url).group(1) for page in pages}
+    assert len(table_ids) == 1
+    table_id = table_ids.pop()
 
-        # A third person (a guest) finds the game on the live page and watches.
-        watcher = watcher_context.new_page()
-        watcher.goto(base + "/live/")
-        watcher.click(f'[data-live-table="{table_id}"] a')
-        watcher.wait_for_url(re.compile(rf"/table/{table_id}/$"))
-        watcher.wait_for_selector("#line", state="attached")
-        assert watcher.locator("#hand [data-tile]").count() == 0
+    # A third person (a guest) finds the game on the live page and watches.
+    watcher = watcher_context.new_page()
+    watcher.goto(base + "/live/")
+    watcher.click(f'[data-live-table="{table_id}"] a')
+    watcher.wait_for_url(re.compile(rf"/table/{table_id}/$"))
+    watcher.wait_for_selector("#line", state="attached")
+    assert watcher.locator("#hand [data-tile]").count() == 0
 
-        # The two play the game to the end by clicking.
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            done = [step(page, rng) for page in pages]
-            if all(what == "over" for what in done):
+    # The two play the game to the end by clicking.
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        done = [step(page, rng) for page in pages]
+        if all(what == "over" for what in done):
+            break
+        if not any(done):
+            time.sleep(0.1)
+    else:
+        raise AssertionError("the ranked game did not end")
+    watcher.wait_for_selector("[data-game-over]", timeout=15_000)
+    assert watcher.locator("#hand [data-tile]").count() == 0
+
+    # New ratings on the profiles, and the replay of the game.
+    shown = []
+    for page, name in zip(pages, names, strict=True):
+        for _ in range(50):
+            page.goto(f"{base}/u/{name}/")
+            if page.locator(f'tr[data-table="{table_id}"]').count():
                 break
-            if not any(done):
-                time.sleep(0.1)
-        else:
-            raise AssertionError("the ranked game did not end")
-        watcher.wait_for_selector("[data-game-over]", timeout=15_000)
-        assert watcher.locator("#hand [data-tile]").count() == 0
-
-        # New ratings on the profiles, and the replay of the game.
-        shown = []
-        for page, name in zip(pages, names, strict=True):
-            for _ in range(50):
-                page.goto(f"{base}/u/{name}/")
-                if page.locator(f'tr[data-table="{table_id}"]').count():
-                    break
-                time.sleep(0.2)
-            assert page.locator(f'tr[data-table="{table_id}"]').count() == 1
-            card = page.locator('[data-mode="duel-block"]')
-            assert re.search(r"\b1 (game|partie)\b", card.inner_text())
-            rating = card.locator("[data-rating]")
-            assert rating.get_attribute("data-provisional") is not None  # one game: still "?"
-            shown.append(int(rating.get_attribute("data-rating")))
-        # Two newcomers: what one gains the other loses (both 1500 after a draw).
-        assert abs(sum(shown) - 3000) <= 1
-        pages[0].click(f'tr[data-table="{table_id}"] a[href$="/replay/"]')
-        pages[0].wait_for_url(re.compile(rf"/table/{table_id}/replay/$"))
-        total = int(pages[0].locator("[data-replay-index]").inner_text())
-        assert total >= 2
-        pages[0].click('[data-step="first"]')
-        assert pages[0].locator("[data-replay-index]").inner_text() == "1"
-        hands = pages[0].locator("[data-replay-seat] .tiles [data-tile]").count()
-        line = pages[0].locator("[data-replay-line] [data-tile]").count()
-        assert (hands, line) == (13, 1)  # both hands shown; the opening tile is laid at the deal
-        pages[0].click('[data-step="next"]')
-        assert pages[0].locator("[data-replay-index]").inner_text() == "2"
-    finally:
-        for context in (*contexts, watcher_context):
-            context.close()
+            time.sleep(0.2)
+        assert page.locator(f'tr[data-table="{table_id}"]').count() == 1
+        card = page.locator('[data-mode="duel-block"]')
+        assert re.search(r"\b1 (game|partie)\b", card.inner_text())
+        rating = card.locator("[data-rating]")
+        assert rating.get_attribute("data-provisional") is not None  # one game: still "?"
+        shown.append(int(rating.get_attribute("data-rating")))
+    # Two newcomers: what one gains the other loses (both 1500 after a draw).
+    assert abs(sum(shown) - 3000) <= 1
+    pages[0].click(f'tr[data-table="{table_id}"] a[href$="/replay/"]')
+    pages[0].wait_for_url(re.compile(rf"/table/{table_id}/replay/$"))
+    total = int(pages[0].locator("[data-replay-index]").inner_text())
+    assert total >= 2
+    pages[0].click('[data-step="first"]')
+    assert pages[0].locator("[data-replay-index]").inner_text() == "1"
+    hands = pages[0].locator("[data-replay-seat] .tiles [data-tile]").count()
+    line = pages[0].locator("[data-replay-line] [data-tile]").count()
+    assert (hands, line) == (13, 1)  # both hands shown; the opening tile is laid at the deal
+    pages[0].click('[data-step="next"]')
+    assert pages[0].locator("[data-replay-index]").inner_text() == "2"

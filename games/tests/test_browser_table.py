@@ -36,28 +36,11 @@ from games.engine import (
     rules_for,
     view_for,
 )
+from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 860}
-
-# What the player can do now, as the page shows it (None: nothing yet).
-ACTIONABLE = """() => {
-  const table = document.getElementById('table');
-  if (document.querySelector('[data-game-over]')) return 'over';
-  if (table.hasAttribute('data-pending')) return null;
-  if (document.querySelector('#round-over:not([hidden]) [data-action="next_round"]:not([hidden])')) return 'next';
-  if (!table.hasAttribute('data-my-turn')) return null;
-  if (document.querySelector('#hand [data-tile][data-playable]')) return 'play';
-  for (const kind of ['draw', 'pass']) {
-    const button = document.querySelector(`[data-action="${kind}"]`);
-    if (button && !button.hidden) return kind;
-  }
-  return null;
-}"""
-
 OVERFLOW = """() => {
   const board = document.getElementById('board').getBoundingClientRect();
   const outside = [...document.querySelectorAll('#line [data-line-tile], #line [data-end]')].filter((node) => {
@@ -81,18 +64,10 @@ def play_to_the_end(
             each_step(page)
         if what == "over":
             return done
-        if what == "next":
-            page.click('#round-over [data-action="next_round"]')
-        elif what == "play":
-            tiles = page.locator("#hand [data-tile][data-playable]")
-            tiles.nth(rng.randrange(tiles.count())).click()
-            ends = page.locator("#line [data-end]")
-            if ends.count():
-                assert ends.count() == 2
-                done["both_ends"] += 1
-                ends.nth(rng.randrange(2)).click()
-        else:
-            page.click(f'[data-action="{what}"]')
+        glowing = act(page, what, rng)
+        if glowing:
+            assert glowing == 2
+            done["both_ends"] += 1
         done[what] += 1
     raise AssertionError(f"the game did not end in {max_steps} steps: {dict(done)}")
 
@@ -102,6 +77,34 @@ def screenshot(page, name: str) -> Path:
     path = ARTIFACTS / name
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+class LineFits:
+    """A check for ``play_to_the_end(each_step=...)``: the page is no wider than
+    the screen and no line tile or end sticks out of the board. Screenshots
+    ``name`` the first time the line reaches ``shot_at`` tiles; ``widest`` is
+    the longest line seen."""
+
+    def __init__(self, name: str, *, shot_at: int) -> None:
+        self.name = name
+        self.shot_at = shot_at
+        self.widest = 0
+
+    def __call__(self, page) -> None:
+        sizes = page.evaluate(OVERFLOW)
+        assert sizes["scroll"] <= sizes["inner"], sizes
+        assert sizes["outside"] == 0, sizes
+        if sizes["tiles"] >= self.shot_at > self.widest:
+            screenshot(page, self.name)
+        self.widest = max(self.widest, sizes["tiles"])
+
+
+def new_page(new_context, *, viewport=DESKTOP, locale="en-GB"):
+    """A page in a context of its own, and the list its script errors go to."""
+    page = new_context(viewport=viewport, locale=locale).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return page, errors
 
 
 # ---------------------------------------------------------------- scripted
@@ -264,18 +267,15 @@ def table_page_html(config: dict, language: str = "en") -> str:
 
 
 def open_scripted(
-    browser, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB"
+    new_context, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB"
 ):
-    context = browser.new_context(viewport=viewport, locale=locale)
-    page = context.new_page()
+    page, errors = new_page(new_context, viewport=viewport, locale=locale)
     html = table_page_html(config, locale[:2])
     url = site_server.url + "/scripted/table/1/"
     page.route(
         url, lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
     )
     page.route_web_socket("**/ws/table/1/", table.attach)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
     page.on(
         "console",
         lambda message: (
@@ -290,7 +290,7 @@ def open_scripted(
         raise AssertionError(
             f"no line: connection {state}, sockets {len(table.sockets)}, received {table.received}, errors {errors}"
         )
-    return context, page, errors
+    return page, errors
 
 
 def both_ends_table() -> ScriptedTable:
@@ -302,261 +302,216 @@ def both_ends_table() -> ScriptedTable:
     return ScriptedTable(new_game(rules, seed=5, hands=[mine, theirs]))
 
 
-def test_a_tile_fitting_both_ends_makes_both_ends_glow(browser, site_server) -> None:
+def test_a_tile_fitting_both_ends_makes_both_ends_glow(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
-    try:
-        assert page.locator("#line [data-end]").count() == 0
-        playable = page.locator("#hand [data-tile][data-playable]")
-        assert [playable.nth(i).get_attribute("data-tile") for i in range(playable.count())] == ["3-6"]
-        assert page.locator("#hand [data-tile]").count() == 7
-        page.click('#hand [data-tile="3-6"]')
-        ends = page.locator("#line [data-end]")
-        assert sorted(ends.nth(i).get_attribute("data-end") for i in range(ends.count())) == ["left", "right"]
-        assert page.locator("#table-status").inner_text() == "Your turn: choose an end for the tile."
-        screenshot(page, "table-both-ends-phone.png")
-        # Escape puts the tile back; dragging it onto the left end plays it there.
-        page.keyboard.press("Escape")
-        assert ends.count() == 0
-        source = page.locator('#hand [data-tile="3-6"]').bounding_box()
-        page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
-        page.mouse.down()
-        page.mouse.move(source["x"], source["y"] - 40, steps=4)
-        left = page.locator('#line [data-end="left"]').bounding_box()
-        page.mouse.move(left["x"] + left["width"] / 2, left["y"] + left["height"] / 2, steps=8)
-        page.mouse.up()
-        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
-        plays = [frame for frame in table.received if frame["type"] == "play"]
-        assert plays == [{"type": "play", "tile": [3, 6], "end": "left", "seq": 0}]
-        assert (Tile(3, 6), (3, 6)) in table.state.line  # laid left of 6-6
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2))
+    assert page.locator("#line [data-end]").count() == 0
+    playable = page.locator("#hand [data-tile][data-playable]")
+    assert [playable.nth(i).get_attribute("data-tile") for i in range(playable.count())] == ["3-6"]
+    assert page.locator("#hand [data-tile]").count() == 7
+    page.click('#hand [data-tile="3-6"]')
+    ends = page.locator("#line [data-end]")
+    assert sorted(ends.nth(i).get_attribute("data-end") for i in range(ends.count())) == ["left", "right"]
+    assert page.locator("#table-status").inner_text() == "Your turn: choose an end for the tile."
+    screenshot(page, "table-both-ends-phone.png")
+    # Escape puts the tile back; dragging it onto the left end plays it there.
+    page.keyboard.press("Escape")
+    assert ends.count() == 0
+    source = page.locator('#hand [data-tile="3-6"]').bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(source["x"], source["y"] - 40, steps=4)
+    left = page.locator('#line [data-end="left"]').bounding_box()
+    page.mouse.move(left["x"] + left["width"] / 2, left["y"] + left["height"] / 2, steps=8)
+    page.mouse.up()
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    plays = [frame for frame in table.received if frame["type"] == "play"]
+    assert plays == [{"type": "play", "tile": [3, 6], "end": "left", "seq": 0}]
+    assert (Tile(3, 6), (3, 6)) in table.state.line  # laid left of 6-6
+    assert errors == []
 
 
-def test_clicking_a_glowing_end_plays_there(browser, site_server) -> None:
+def test_clicking_a_glowing_end_plays_there(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
-    try:
-        page.click('#hand [data-tile="3-6"]')
-        page.click('#line [data-end="right"]')
-        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
-        assert [frame for frame in table.received if frame["type"] == "play"] == [
-            {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
-        ]
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=DESKTOP)
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="right"]')
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [frame for frame in table.received if frame["type"] == "play"] == [
+        {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
+    ]
+    assert errors == []
 
 
-def test_the_keyboard_plays_a_tile_on_a_chosen_end(browser, site_server) -> None:
+def test_the_keyboard_plays_a_tile_on_a_chosen_end(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
-    try:
-        page.focus('#hand [data-tile="3-6"]')
-        page.keyboard.press("Enter")
-        assert page.evaluate("document.activeElement.dataset.end") == "left"
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.dataset.end") == "right"
-        page.keyboard.press("Enter")
-        page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
-        assert [frame for frame in table.received if frame["type"] == "play"] == [
-            {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
-        ]
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=DESKTOP)
+    page.focus('#hand [data-tile="3-6"]')
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.end") == "left"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.dataset.end") == "right"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [frame for frame in table.received if frame["type"] == "play"] == [
+        {"type": "play", "tile": [3, 6], "end": "right", "seq": 0}
+    ]
+    assert errors == []
 
 
-def test_phone_plays_a_whole_scripted_game_without_overflow(browser, site_server) -> None:
+def test_phone_plays_a_whole_scripted_game_without_overflow(new_context, site_server) -> None:
     rules = rules_for("classic-block", players=4, target=100)
     table = ScriptedTable(new_game(rules, seed=11), seed=11)
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(4))
-    widest = {"tiles": 0}
-
-    def check(page) -> None:
-        sizes = page.evaluate(OVERFLOW)
-        assert sizes["scroll"] <= sizes["inner"], sizes
-        assert sizes["outside"] == 0, sizes
-        if sizes["tiles"] >= 18 > widest["tiles"]:
-            screenshot(page, "table-long-line-phone.png")
-        widest["tiles"] = max(widest["tiles"], sizes["tiles"])
-
-    try:
-        done = play_to_the_end(page, random.Random(11), each_step=check)
-        assert table.state.game_over
-        assert done["play"] > 10
-        assert widest["tiles"] >= 12
-        panel = page.locator("[data-game-over]")
-        assert panel.is_visible()
-        for score in table.state.scores:
-            assert str(score) in panel.inner_text()
-        screenshot(page, "table-scripted-game-over-phone.png")
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(4))
+    check = LineFits("table-long-line-phone.png", shot_at=18)
+    done = play_to_the_end(page, random.Random(11), each_step=check)
+    assert table.state.game_over
+    assert done["play"] > 10
+    assert check.widest >= 12
+    panel = page.locator("[data-game-over]")
+    assert panel.is_visible()
+    for score in table.state.scores:
+        assert str(score) in panel.inner_text()
+    screenshot(page, "table-scripted-game-over-phone.png")
+    assert errors == []
 
 
-def test_the_longest_line_fits_a_phone(browser, site_server) -> None:
+def test_the_longest_line_fits_a_phone(new_context, site_server) -> None:
     """Every line of 28 tiles (random order, any opener) fits 374 px across."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    try:
-        page.goto(site_server.url + "/static/games/js/line_layout.js")
-        result = page.evaluate("""async () => {
-          const { fitLine } = await import('/static/games/js/line_layout.js');
-          let outside = 0, overlaps = 0, tiles = 0;
-          for (let n = 0; n < 300; n += 1) {
-            const line = [];
-            for (let i = 0; i < 28; i += 1) {
-              const a = (i * 5 + n) % 7, b = i % 4 === 0 ? a : (a + 1 + (n + i) % 6) % 7;
-              line.push([a, b]);
-            }
-            const layout = fitLine(line, { width: 374, maxHeight: 300, opener: n % 28 });
-            tiles = Math.min(tiles || 28, layout.tiles.length);
-            for (const tile of layout.tiles) if (tile.x < 0 || tile.x + tile.w > 374) outside += 1;
-            const boxes = layout.tiles;
-            for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
-              const p = boxes[i], q = boxes[j];
-              if (Math.min(p.x + p.w, q.x + q.w) - Math.max(p.x, q.x) > 0.01
-                  && Math.min(p.y + p.h, q.y + q.h) - Math.max(p.y, q.y) > 0.01) overlaps += 1;
-            }
-          }
-          return { outside, overlaps, tiles };
-        }""")
-        assert result == {"outside": 0, "overlaps": 0, "tiles": 28}
-    finally:
-        context.close()
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(site_server.url + "/static/games/js/line_layout.js")
+    result = page.evaluate("""async () => {
+      const { fitLine } = await import('/static/games/js/line_layout.js');
+      let outside = 0, overlaps = 0, tiles = 0;
+      for (let n = 0; n < 300; n += 1) {
+        const line = [];
+        for (let i = 0; i < 28; i += 1) {
+          const a = (i * 5 + n) % 7, b = i % 4 === 0 ? a : (a + 1 + (n + i) % 6) % 7;
+          line.push([a, b]);
+        }
+        const layout = fitLine(line, { width: 374, maxHeight: 300, opener: n % 28 });
+        tiles = Math.min(tiles || 28, layout.tiles.length);
+        for (const tile of layout.tiles) if (tile.x < 0 || tile.x + tile.w > 374) outside += 1;
+        const boxes = layout.tiles;
+        for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) {
+          const p = boxes[i], q = boxes[j];
+          if (Math.min(p.x + p.w, q.x + q.w) - Math.max(p.x, q.x) > 0.01
+              && Math.min(p.y + p.h, q.y + q.h) - Math.max(p.y, q.y) > 0.01) overlaps += 1;
+        }
+      }
+      return { outside, overlaps, tiles };
+    }""")
+    assert result == {"outside": 0, "overlaps": 0, "tiles": 28}
 
 
-def test_reconnects_with_sync_and_resyncs_after_a_stale_move(browser, site_server) -> None:
+def test_reconnects_with_sync_and_resyncs_after_a_stale_move(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
-    try:
-        table.sockets[-1].close(code=1011, reason="gone")
-        page.wait_for_function("document.getElementById('table').dataset.connection === 'reconnecting'")
-        page.wait_for_function(
-            "document.getElementById('table').dataset.connection === 'open'", timeout=10_000
-        )
-        page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
-        assert len(table.sockets) == 2
-        assert {"type": "sync", "seq": 0} in table.received
-        table.refuse_next_as_stale = True
-        page.click('#hand [data-tile="3-6"]')
-        page.click('#line [data-end="left"]')
-        toast = page.locator(".toast")
-        toast.first.wait_for()
-        assert "catching up" in toast.first.inner_text()
-        page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
-        assert table.received[-1] == {"type": "sync", "seq": 0}
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2))
+    table.sockets[-1].close(code=1011, reason="gone")
+    page.wait_for_function("document.getElementById('table').dataset.connection === 'reconnecting'")
+    page.wait_for_function("document.getElementById('table').dataset.connection === 'open'", timeout=10_000)
+    page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+    assert len(table.sockets) == 2
+    assert {"type": "sync", "seq": 0} in table.received
+    table.refuse_next_as_stale = True
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="left"]')
+    toast = page.locator(".toast")
+    toast.first.wait_for()
+    assert "catching up" in toast.first.inner_text()
+    page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+    assert table.received[-1] == {"type": "sync", "seq": 0}
+    assert errors == []
 
 
-def test_round_over_shows_every_hand_then_the_next_round(browser, site_server) -> None:
+def test_round_over_shows_every_hand_then_the_next_round(new_context, site_server) -> None:
     rules = rules_for("classic-draw", players=2, target=100)
     table = ScriptedTable(new_game(rules, seed=3), seed=3)
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), viewport=DESKTOP)
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=DESKTOP)
     rng = random.Random(3)
-    try:
-        while True:
-            what = page.wait_for_function(ACTIONABLE, timeout=30_000).json_value()
-            if what == "next":
-                break
-            assert what != "over"
-            if what == "play":
-                tiles = page.locator("#hand [data-tile][data-playable]")
-                tiles.nth(rng.randrange(tiles.count())).click()
-                if page.locator("#line [data-end]").count():
-                    page.click('#line [data-end="left"]')
-            else:
-                page.click(f'[data-action="{what}"]')
-        panel = page.locator("#round-over")
-        hands = panel.locator(".panel-hand")
-        assert hands.count() == 2
-        for seat, hand in enumerate(table.state.hands):
-            assert hands.nth(seat).locator("[data-line-tile], .tile").count() == len(hand)
-        screenshot(page, "table-round-over-desktop.png")
-        page.click('#round-over [data-action="next_round"]')
-        page.wait_for_function("document.getElementById('round-over').hidden")
-        assert page.locator("#round-label").inner_text() == "Round 2"
-        assert errors == []
-    finally:
-        context.close()
+    while True:
+        what = page.wait_for_function(ACTIONABLE, timeout=30_000).json_value()
+        if what == "next":
+            break
+        assert what != "over"
+        if what == "play":
+            tiles = page.locator("#hand [data-tile][data-playable]")
+            tiles.nth(rng.randrange(tiles.count())).click()
+            if page.locator("#line [data-end]").count():
+                page.click('#line [data-end="left"]')
+        else:
+            page.click(f'[data-action="{what}"]')
+    panel = page.locator("#round-over")
+    hands = panel.locator(".panel-hand")
+    assert hands.count() == 2
+    for seat, hand in enumerate(table.state.hands):
+        assert hands.nth(seat).locator("[data-line-tile], .tile").count() == len(hand)
+    screenshot(page, "table-round-over-desktop.png")
+    page.click('#round-over [data-action="next_round"]')
+    page.wait_for_function("document.getElementById('round-over').hidden")
+    assert page.locator("#round-label").inner_text() == "Round 2"
+    assert errors == []
 
 
-def test_resigning_asks_first_then_ends_the_game(browser, site_server) -> None:
+def test_resigning_asks_first_then_ends_the_game(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
-    try:
-        page.once("dialog", lambda dialog: dialog.dismiss())
-        page.click('[data-action="resign"]')
-        assert not any(frame["type"] == "resign" for frame in table.received)
-        page.once("dialog", lambda dialog: dialog.accept())
-        page.click('[data-action="resign"]')
-        panel = page.locator("[data-game-over]")
-        panel.wait_for()
-        assert panel.locator(".panel-result").inner_text() == "You resigned. Computer 1 wins the game."
-        assert page.locator('[data-action="resign"]').is_hidden()
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2))
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click('[data-action="resign"]')
+    assert not any(frame["type"] == "resign" for frame in table.received)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    panel = page.locator("[data-game-over]")
+    panel.wait_for()
+    assert panel.locator(".panel-result").inner_text() == "You resigned. Computer 1 wins the game."
+    assert page.locator('[data-action="resign"]').is_hidden()
+    assert errors == []
 
 
-def test_a_spectator_sees_every_seat_and_no_hand(browser, site_server) -> None:
+def test_a_spectator_sees_every_seat_and_no_hand(new_context, site_server) -> None:
     rules = rules_for("arena", players=4, teams=True, target=100)
     table = ScriptedTable(new_game(rules, seed=8), seat=None, seed=8)
     config = scripted_config(4, teams=True)
     config["seat"] = None
-    context, page, errors = open_scripted(browser, site_server, table, config, viewport=DESKTOP)
-    try:
-        page.locator("#round-over").wait_for()  # the four computers finish the round
-        assert page.locator("#players .player").count() == 4
-        assert page.locator("#me").is_hidden()
-        assert page.locator("[data-tile]").count() == 0
-        assert page.locator('[data-action="resign"]').is_hidden()
-        assert page.locator('#round-over [data-action="next_round"]').is_hidden()
-        assert page.locator("#round-over .panel-hand").count() == 4
-        pairs = page.locator("#team-scores .team-score")
-        assert pairs.count() == 2
-        assert pairs.nth(0).inner_text().startswith("Ada and Computer 2")
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, config, viewport=DESKTOP)
+    page.locator("#round-over").wait_for()  # the four computers finish the round
+    assert page.locator("#players .player").count() == 4
+    assert page.locator("#me").is_hidden()
+    assert page.locator("[data-tile]").count() == 0
+    assert page.locator('[data-action="resign"]').is_hidden()
+    assert page.locator('#round-over [data-action="next_round"]').is_hidden()
+    assert page.locator("#round-over .panel-hand").count() == 4
+    pairs = page.locator("#team-scores .team-score")
+    assert pairs.count() == 2
+    assert pairs.nth(0).inner_text().startswith("Ada and Computer 2")
+    assert errors == []
 
 
-def test_turn_clock_away_badge_and_claim(browser, site_server) -> None:
+def test_turn_clock_away_badge_and_claim(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2))
-    try:
-        assert page.locator("#claim-win").is_hidden()
-        deadline = int(time.time() * 1000) + 65_000
-        clock = {"seat": 0, "deadline_ms": deadline, "away": [1], "claimable": False}
-        table.send({"type": "clock", "clock": clock})
-        countdown = page.locator("#me-player .player-clock")
-        countdown.wait_for()
-        assert re.fullmatch(r"1:0[0-5]", countdown.inner_text())
-        assert page.locator('#players .player[data-seat="1"] .badge--away').inner_text() == "away"
-        table.send({"type": "clock", "clock": {**clock, "seat": 1, "claimable": True}})
-        page.locator("#claim-win").wait_for()
-        assert page.locator("#claim-win").get_attribute("action") == "/table/1/claim/"
-        assert page.locator("#me-player .player-clock").count() == 0
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2))
+    assert page.locator("#claim-win").is_hidden()
+    deadline = int(time.time() * 1000) + 65_000
+    clock = {"seat": 0, "deadline_ms": deadline, "away": [1], "claimable": False}
+    table.send({"type": "clock", "clock": clock})
+    countdown = page.locator("#me-player .player-clock")
+    countdown.wait_for()
+    assert re.fullmatch(r"1:0[0-5]", countdown.inner_text())
+    assert page.locator('#players .player[data-seat="1"] .badge--away').inner_text() == "away"
+    table.send({"type": "clock", "clock": {**clock, "seat": 1, "claimable": True}})
+    page.locator("#claim-win").wait_for()
+    assert page.locator("#claim-win").get_attribute("action") == "/table/1/claim/"
+    assert page.locator("#me-player .player-clock").count() == 0
+    assert errors == []
 
 
-def test_french_scripted_table(browser, site_server) -> None:
+def test_french_scripted_table(new_context, site_server) -> None:
     table = both_ends_table()
-    context, page, errors = open_scripted(browser, site_server, table, scripted_config(2), locale="fr-FR")
-    try:
-        assert page.locator("html").get_attribute("lang") == "fr"
-        assert page.locator("#table-status").inner_text() == "À vous de jouer"
-        assert page.locator("a", has_text="Règles de cette table").count() == 1
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), locale="fr-FR")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    assert page.locator("#table-status").inner_text() == "À vous de jouer"
+    assert page.locator("a", has_text="Règles de cette table").count() == 1
+    assert errors == []
 
 
 # ---------------------------------------------------------------- live
@@ -576,86 +531,60 @@ def start_computer_game(page, site_server, *, preset: str, players: int, target:
     page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")
 
 
-def live_page(browser, *, viewport=DESKTOP, locale="en-GB"):
-    context = browser.new_context(viewport=viewport, locale=locale)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page, errors
+def test_guest_plays_a_complete_game_against_three_computers(new_context, site_server) -> None:
+    page, errors = new_page(new_context)
+    start_computer_game(page, site_server, preset="quick", players=4, target=100, level="easy")
+    assert page.locator("#players .player").count() == 3
+    # quick: 5 tiles each at 4 players (4 left when the player's double opened)
+    assert page.locator("#hand [data-tile]").count() in {4, 5}
+    assert page.locator("a", has_text="Rules of this table").get_attribute("href").startswith("/rules/")
+    done = play_to_the_end(page, random.Random(1))
+    panel = page.locator("[data-game-over]")
+    assert panel.is_visible()
+    assert done["play"] >= 1, done
+    # Every round after the first was started from the round-over panel.
+    rounds = int(page.locator("#round-label").inner_text().removeprefix("Round "))
+    assert done["next"] == rounds - 1, (done, rounds)
+    scores = panel.locator(".scores tbody tr")
+    assert scores.count() == 4
+    assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
+    assert panel.locator("tr[data-winner]").count() == 1
+    assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
+    replay = panel.locator("[data-replay]").get_attribute("href")
+    assert replay == page.url.removeprefix(site_server.url) + "replay/"
+    assert page.request.get(site_server.url + replay).ok
+    screenshot(page, "table-game-over-desktop.png")
+    assert errors == []
 
 
-def test_guest_plays_a_complete_game_against_three_computers(browser, site_server) -> None:
-    context, page, errors = live_page(browser)
-    try:
-        start_computer_game(page, site_server, preset="quick", players=4, target=100, level="easy")
-        assert page.locator("#players .player").count() == 3
-        # quick: 5 tiles each at 4 players (4 left when the player's double opened)
-        assert page.locator("#hand [data-tile]").count() in {4, 5}
-        assert page.locator("a", has_text="Rules of this table").get_attribute("href").startswith("/rules/")
-        done = play_to_the_end(page, random.Random(1))
-        panel = page.locator("[data-game-over]")
-        assert panel.is_visible()
-        assert done["play"] >= 1, done
-        # Every round after the first was started from the round-over panel.
-        rounds = int(page.locator("#round-label").inner_text().removeprefix("Round "))
-        assert done["next"] == rounds - 1, (done, rounds)
-        scores = panel.locator(".scores tbody tr")
-        assert scores.count() == 4
-        assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
-        assert panel.locator("tr[data-winner]").count() == 1
-        assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
-        replay = panel.locator("[data-replay]").get_attribute("href")
-        assert replay == page.url.removeprefix(site_server.url) + "replay/"
-        assert page.request.get(site_server.url + replay).ok
-        screenshot(page, "table-game-over-desktop.png")
-        assert errors == []
-    finally:
-        context.close()
-
-
-def test_phone_line_fits_and_both_ends_glow_in_live_games(browser, site_server) -> None:
+def test_phone_line_fits_and_both_ends_glow_in_live_games(new_context, site_server) -> None:
     """Block game, every tile dealt: long lines. After every step the page is
     no wider than the phone; a tile fitting both ends (about 97 % of games
     have one for the player) makes both ends glow: play games until it did."""
-    context, page, errors = live_page(browser, viewport=PHONE)
-    longest = {"tiles": 0}
-
-    def check(page) -> None:
-        sizes = page.evaluate(OVERFLOW)
-        assert sizes["scroll"] <= sizes["inner"], sizes
-        assert sizes["outside"] == 0, sizes
-        if sizes["tiles"] >= 16 > longest["tiles"]:
-            screenshot(page, "table-live-long-line-phone.png")
-        longest["tiles"] = max(longest["tiles"], sizes["tiles"])
-
-    try:
-        both_ends = 0
-        for game in range(4):
-            start_computer_game(page, site_server, preset="classic-block", players=4, target=50, level="easy")
-            done = play_to_the_end(page, random.Random(game), each_step=check)
-            both_ends += done["both_ends"]  # play_to_the_end asserts two glowing ends each time
-            if both_ends:
-                break
-        assert both_ends > 0
-        assert longest["tiles"] >= 12
-        assert errors == []
-    finally:
-        context.close()
+    page, errors = new_page(new_context, viewport=PHONE)
+    check = LineFits("table-live-long-line-phone.png", shot_at=16)
+    both_ends = 0
+    for game in range(4):
+        start_computer_game(page, site_server, preset="classic-block", players=4, target=50, level="easy")
+        done = play_to_the_end(page, random.Random(game), each_step=check)
+        both_ends += done["both_ends"]  # play_to_the_end asserts two glowing ends each time
+        if both_ends:
+            break
+    assert both_ends > 0
+    assert check.widest >= 12
+    assert errors == []
 
 
-def test_french_table_page(browser, site_server) -> None:
-    context, page, errors = live_page(browser, viewport=PHONE, locale="fr-FR")
-    try:
-        start_computer_game(page, site_server, preset="classic-draw", players=2, target=50, level="easy")
-        assert page.locator("html").get_attribute("lang") == "fr"
-        page.wait_for_function(ACTIONABLE)
-        assert page.locator("#table-status").inner_text() == "À vous de jouer"
-        assert page.locator("#round-label").inner_text() == "Manche 1"
-        assert page.locator("#target-label").inner_text() == "Partie en 50"
-        assert page.locator("a", has_text="Règles de cette table").count() == 1
-        assert page.locator('[data-action="draw"]').inner_text() == "Piocher"
-        assert "Donne équitable" in page.locator("#fairness summary").inner_text()
-        screenshot(page, "table-french-phone.png")
-        assert errors == []
-    finally:
-        context.close()
+def test_french_table_page(new_context, site_server) -> None:
+    page, errors = new_page(new_context, viewport=PHONE, locale="fr-FR")
+    start_computer_game(page, site_server, preset="classic-draw", players=2, target=50, level="easy")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.wait_for_function(ACTIONABLE)
+    assert page.locator("#table-status").inner_text() == "À vous de jouer"
+    assert page.locator("#round-label").inner_text() == "Manche 1"
+    assert page.locator("#target-label").inner_text() == "Partie en 50"
+    assert page.locator("a", has_text="Règles de cette table").count() == 1
+    assert page.locator('[data-action="draw"]').inner_text() == "Piocher"
+    assert "Donne équitable" in page.locator("#fairness summary").inner_text()
+    screenshot(page, "table-french-phone.png")
+    assert errors == []
