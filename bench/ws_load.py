@@ -17,7 +17,8 @@ Scenarios (``--only`` picks some; every one is bounded by the flags):
   table still moving now and then;
 - ``paced``: tables each moving every 2 s, more and more of them, on one
   process (Daphne, then uvicorn): the most tables with p99 < 150 ms;
-- ``computer``: a person against a computer (AI_MOVE_DELAY_MS=0): the
+- ``computer``: a person against a computer (AI_MOVE_DELAY_MS=0 unless ``--computer-delay-ms``; worker pool and
+  concurrency from ``--worker-pool`` and ``--worker-concurrency``): the
   computer's move-to-broadcast latency through Celery + Redis, and in-process,
   the difference being the queueing overhead.
 
@@ -354,16 +355,21 @@ class Bench:
         games = {table["table"]: table["game"] for table in tables}
         print(
             f"\n# computer moves: {len(tables)} tables of a person against an easy computer, "
-            f"AI_MOVE_DELAY_MS=0, the person moving at most every {args.computer_period:g} s, one Daphne, "
-            f"one worker (2 processes)",
+            f"AI_MOVE_DELAY_MS={args.computer_delay_ms}, the person moving at most every {args.computer_period:g} s, one Daphne, "
+            f"one worker ({args.worker_pool} pool, concurrency {args.worker_concurrency})",
             flush=True,
         )
         header()
-        delay = {"AI_MOVE_DELAY_MS": "0"}
+        delay = {"AI_MOVE_DELAY_MS": str(args.computer_delay_ms)}
         probe = self.workdir / "celery-probe.jsonl"
         with self.servers(("web-a", "daphne", "config.asgi:application"), **delay) as urls:
             worker = self.stack.start_worker(
-                "bench-worker", concurrency=2, app="bench.celery_probe", CELERY_PROBE_FILE=str(probe), **delay
+                "bench-worker",
+                concurrency=args.worker_concurrency,
+                pool=args.worker_pool,
+                app="bench.celery_probe",
+                CELERY_PROBE_FILE=str(probe),
+                **delay,
             )
             try:
                 queued = self.run(
@@ -529,6 +535,11 @@ def main() -> int:
     parser.add_argument(
         "--computer-period", type=float, default=0.3, help="the person moves at most every this many s"
     )
+    parser.add_argument(
+        "--computer-delay-ms", type=int, default=0, help="AI_MOVE_DELAY_MS of the computer scenario"
+    )
+    parser.add_argument("--worker-pool", default="prefork", help="Celery pool of the computer scenario's worker")
+    parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--connect-concurrency", type=int, default=8)
     parser.add_argument(
         "--postgres-url",
