@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import threading
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -20,7 +21,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from accounts.models import Presence, QueueEntry
@@ -31,11 +32,19 @@ logger = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # A lobby socket refreshes its presence every PRESENCE_REFRESH seconds; a row
 # older than PRESENCE_TTL belongs to a socket whose process died. Table
-# sockets record themselves when they open and close (games.signals) without
-# a heartbeat: their rows are trusted for TABLE_PRESENCE_TTL.
+# sockets record themselves when they open and close (games.signals) and
+# each server process refreshes all of its open table sockets in one UPDATE
+# every PRESENCE_REFRESH seconds (``keep_table_socket``), so that the players
+# of a process that died count as gone within PRESENCE_TTL (their grace
+# period starts, games.clock) instead of looking connected for ever.
 PRESENCE_REFRESH = 20
 PRESENCE_TTL = 60
-TABLE_PRESENCE_TTL = 6 * 3600
+# Channel names per UPDATE of the table-socket refresh.
+REFRESH_CHUNK = 500
+
+_table_sockets: set[str] = set()
+_sockets_lock = threading.Lock()
+_keeper_thread: threading.Thread | None = None
 
 _loop_lock = threading.Lock()
 _loop_stop = threading.Event()
@@ -100,12 +109,53 @@ def drop_presence(*, channel_name: str) -> None:
 
 
 def live_presence() -> QuerySet[Presence]:
-    """The rows of sockets believed open."""
+    """The rows of sockets believed open (refreshed within PRESENCE_TTL)."""
+    return Presence.objects.filter(seen_at__gte=timezone.now() - timedelta(seconds=PRESENCE_TTL))
+
+
+def keep_table_socket(channel_name: str) -> None:
+    """Refresh this table socket's presence with the others of this process
+    (``refresh_table_sockets``) until ``forget_table_socket``. Starts the
+    process's refresh thread the first time (unless ``PRESENCE_KEEPER`` is
+    off: the tests call ``refresh_table_sockets`` themselves)."""
+    global _keeper_thread
+    with _sockets_lock:
+        _table_sockets.add(channel_name)
+        if not getattr(settings, "PRESENCE_KEEPER", True):
+            return
+        if _keeper_thread is None or not _keeper_thread.is_alive():
+            _keeper_thread = threading.Thread(target=_keep_table_sockets, name="table-presence", daemon=True)
+            _keeper_thread.start()
+
+
+def forget_table_socket(channel_name: str) -> None:
+    with _sockets_lock:
+        _table_sockets.discard(channel_name)
+
+
+def refresh_table_sockets() -> int:
+    """Mark every open table socket of this process as seen now; returns how
+    many rows were refreshed."""
+    with _sockets_lock:
+        names = sorted(_table_sockets)
     now = timezone.now()
-    return Presence.objects.filter(
-        Q(table_id__isnull=True, seen_at__gte=now - timedelta(seconds=PRESENCE_TTL))
-        | Q(table_id__isnull=False, seen_at__gte=now - timedelta(seconds=TABLE_PRESENCE_TTL))
-    )
+    refreshed = 0
+    for start in range(0, len(names), REFRESH_CHUNK):
+        chunk = names[start : start + REFRESH_CHUNK]
+        refreshed += Presence.objects.filter(channel_name__in=chunk).update(seen_at=now)
+    return refreshed
+
+
+def _keep_table_sockets() -> None:
+    while True:
+        time.sleep(PRESENCE_REFRESH)
+        close_old_connections()
+        try:
+            refresh_table_sockets()
+        except Exception:
+            logger.exception("refreshing the presence of the table sockets failed")
+        finally:
+            connection.close()
 
 
 def counts() -> dict[str, Any]:

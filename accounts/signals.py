@@ -65,6 +65,7 @@ def table_socket_opened_presence(
         periodic.touch_presence(
             channel_name=channel_name, user_id=user_id, session_key=session_key, table_id=table_id, seat=seat
         )
+        periodic.keep_table_socket(channel_name)
         if seat is not None:
             clock.player_arrived(table_id=table_id, seat=seat)
         periodic.start_in_process_loop()
@@ -77,6 +78,7 @@ def table_socket_closed_presence(
     sender: Any, table_id: int, seat: int | None, channel_name: str, **_kw: Any
 ) -> None:
     try:
+        periodic.forget_table_socket(channel_name)
         periodic.drop_presence(channel_name=channel_name)
         if seat is not None:
             clock.player_left(table_id=table_id, seat=seat)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts import periodic
-from accounts.models import Profile, StandIn
+from accounts.models import Presence, Profile, StandIn
 from accounts.tests.helpers import ranked_table
 from games import clock, selectors, services
 from games.engine import legal_actions
@@ -235,6 +236,25 @@ def test_table_sockets_record_presence_and_bring_a_player_back(make_member) -> N
     assert clock.connected_seats(table.pk) == {1}
     assert not StandIn.objects.exists()  # back at the table
     table_socket_closed.send(sender=None, **fields)
+    assert clock.connected_seats(table.pk) == set()
+
+
+def test_a_table_socket_stays_present_while_its_process_refreshes_it(make_member) -> None:
+    from games.signals import table_socket_closed, table_socket_opened
+
+    table = ranked_table([make_member(n) for n in ("a", "b")])
+    here = {"table_id": table.pk, "seat": 0, "user_id": None, "session_key": "", "channel_name": "chan-here"}
+    dead = {**here, "seat": 1, "channel_name": "chan-of-a-dead-process"}
+    table_socket_opened.send(sender=None, **here)
+    table_socket_opened.send(sender=None, **dead)
+    periodic.forget_table_socket("chan-of-a-dead-process")  # its process died: nobody refreshes it
+    long_ago = timezone.now() - timedelta(seconds=periodic.PRESENCE_TTL + 5)
+    Presence.objects.update(seen_at=long_ago)
+    assert clock.connected_seats(table.pk) == set()
+    assert periodic.refresh_table_sockets() == 1
+    assert clock.connected_seats(table.pk) == {0}  # seat 1 counts as gone: its grace period can start
+    table_socket_closed.send(sender=None, **here)
+    assert periodic.refresh_table_sockets() == 0
     assert clock.connected_seats(table.pk) == set()
 
 

@@ -16,3 +16,6 @@ REVIEW_DEALS = 30
 LOBBY_TICK_IN_PROCESS = False
 # No stalled-games sweep thread (games.dispatch) either: tests call it.
 GAMES_SWEEP_SECONDS = 0
+# No table-presence refresh thread (accounts.periodic.keep_table_socket):
+# tests call refresh_table_sockets() themselves.
+PRESENCE_KEEPER = False
