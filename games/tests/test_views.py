@@ -104,7 +104,8 @@ def test_a_guest_who_signs_up_mid_game_keeps_their_table(client: Client) -> None
     assert response.status_code == 302
     assert response["Location"] == table_url
     seat = table.seats.get(number=0)
-    assert seat.user is not None and seat.user.username == "carol"
+    assert seat.user is not None
+    assert seat.user.username == "carol"
     assert seat.guest_key == ""
     assert config_of(client.get(table_url))["seat"] == 0
 
