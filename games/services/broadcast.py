@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
@@ -49,6 +50,23 @@ async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         return
     for group, message in messages:
         await layer.group_send(group, message)
+
+
+async def _send_batch(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """The groups of one event at once; on a failure (a connection of the
+    layer's pool died with Redis) the whole batch once more: a group reached
+    twice is harmless (sockets skip a seq they have)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for attempt in (1, 2):
+        try:
+            await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+            return
+        except Exception:
+            if attempt == 2:
+                # Already committed: the clients will resync by seq.
+                logger.exception("broadcast to %s failed", messages[0][0] if messages else "?")
 
 
 # The event loop of this server process (set by the first table socket). The
@@ -101,18 +119,56 @@ def run_on_server_loop(coroutine_function: Any, *args: Any, **kwargs: Any) -> An
     return asyncio.run_coroutine_threadsafe(coroutine_function(*args, **kwargs), loop).result(timeout=30)
 
 
-def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+# Batches waiting to be sent on the server loop, per table: each table's
+# events go out in the order they were committed, different tables' at once.
+_outbox: dict[str, deque[Sequence[tuple[str, dict[str, Any]]]]] = {}
+
+
+def _table_key(messages: Sequence[tuple[str, dict[str, Any]]]) -> str:
+    """``table.<id>`` from the first group name (every batch is one table's)."""
+    return ".".join(messages[0][0].split(".", 2)[:2])
+
+
+def _post(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """On the server loop: queue a batch behind its table's earlier ones."""
+    key = _table_key(messages)
+    waiting = _outbox.get(key)
+    if waiting is not None:
+        waiting.append(messages)
+        return
+    _outbox[key] = deque([messages])
+    asyncio.get_running_loop().create_task(_deliver(key))
+
+
+async def _deliver(key: str) -> None:
+    waiting = _outbox[key]
     try:
-        try:
-            run_on_server_loop(_send_all, messages)
-        except Exception:
-            # A connection of the layer's pool died (Redis restarted): the
-            # pool drops it, a second try connects afresh. A group reached
-            # twice is harmless (sockets skip a seq they have).
-            run_on_server_loop(_send_all, messages)
+        while waiting:
+            await _send_batch(waiting.popleft())
+    finally:
+        # No await between the last check and this: nothing can slip in.
+        del _outbox[key]
+
+
+def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Send one event's batch after the commit. From a thread of a server
+    process (a move made through a socket, an in-process computer turn) the
+    batch is handed to the server loop without waiting, so that the one
+    database thread goes on to the next move; elsewhere (a Celery worker, a
+    script) it is sent before returning."""
+    if not messages:
+        return
+    loop = _server_loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        if _running_loop() is loop:
+            _post(messages)
+        else:
+            loop.call_soon_threadsafe(_post, messages)
+        return
+    try:
+        run_on_server_loop(_send_batch, messages)
     except Exception:
-        # Already committed: the clients will resync by seq.
-        logger.exception("broadcast to %s failed", messages[0][0] if messages else "?")
+        logger.exception("broadcast to %s failed", messages[0][0])
 
 
 def _message(seq: int, frames: list[Frame], table: Mapping[str, Any], *, snapshot: bool = False) -> dict[str, Any]:
