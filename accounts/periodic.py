@@ -92,15 +92,22 @@ def touch_presence(
 ) -> None:
     """Record (or refresh) a live socket: a lobby socket, or a table socket
     with its table and its player's seat (None for a spectator)."""
-    Presence.objects.update_or_create(
-        channel_name=channel_name,
-        defaults={
-            "user_id": user_id,
-            "session_key": session_key or "",
-            "table_id": table_id,
-            "seat": seat,
-            "seen_at": timezone.now(),
-        },
+    # One INSERT ... ON CONFLICT UPDATE (PostgreSQL and SQLite), not a
+    # SELECT then an INSERT or UPDATE in savepoints: sockets connect in bursts.
+    Presence.objects.bulk_create(
+        [
+            Presence(
+                channel_name=channel_name,
+                user_id=user_id,
+                session_key=session_key or "",
+                table_id=table_id,
+                seat=seat,
+                seen_at=timezone.now(),
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["channel_name"],
+        update_fields=["user_id", "session_key", "table_id", "seat", "seen_at"],
     )
 
 

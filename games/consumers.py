@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from games import dispatch, hints, selectors, services
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
-from games.models import Game, Table
+from games.models import Game
 from games.services import broadcast
 from games.signals import table_socket_closed, table_socket_opened
 
@@ -80,6 +80,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     facts: dict[str, Any]
     spectators: int = 0
     humans: frozenset[int]
+    has_computers: bool = False
     language: str
 
     # -- connection ------------------------------------------------------------
@@ -119,22 +120,28 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def _find_viewer(self, user: Any, guest_key: str | None) -> bool | None:
         """Load the table and the viewer's seat: None if there is no such
         table, False if the viewer may not watch it."""
-        table = Table.objects.filter(pk=self.table_id).first()
+        # Two queries: the table with its game, the seats with their members.
+        table = selectors.get_table(self.table_id)
         if table is None:
             return None
-        self.seat = selectors.viewer_seat(table, user=user, guest_key=guest_key)
+        seats = selectors.table_seats(table.pk)
+        self.seat = selectors.viewer_seat_among(seats, user=user, guest_key=guest_key)
         if not selectors.can_watch(table, self.seat):
             return False
-        game = Game.objects.filter(table=table).first()
+        game = getattr(table, "game", None)
         self.game_id = None if game is None else game.pk
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.guest_key = guest_key or ""
-        self.humans = selectors.table_seat_info(table.pk).humans
+        info = selectors.seat_info(seats)
+        self.humans = info.humans
+        self.has_computers = bool(info.computers)
         with translation.override(self.language):
-            self.players = selectors.table_players(table)
-        self.facts = {} if game is None else selectors.table_facts(table, game)
+            self.players = selectors.table_players(table, seats)
+        # The live facts (status, clock) come with the state that follows
+        # (_sync_frames), read after this socket's presence is recorded.
+        self.facts = {}
         self.commitment = "" if game is None else game.commitment
-        self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0)
+        self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0, facts={})
         return True
 
     def _after_connect(self) -> None:
@@ -146,8 +153,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             session_key=self.guest_key,
             channel_name=self.channel_name,
         )
-        if self.game_id is not None:
-            # After a restart, the computer's pending turn is queued again.
+        if self.game_id is not None and (self.has_computers or not self.humans):
+            # After a restart, the computer's pending turn is queued again
+            # (a computer's move, or the next round of a table nobody plays).
             dispatch.resume_game(self.game_id)
         dispatch.start_embedded_sweeper()
 

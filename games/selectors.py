@@ -138,6 +138,27 @@ def sync_frames(game: Game, *, after: int, viewer: int | None, humans: Iterable[
     return frames
 
 
+def table_seats(table_id: int) -> list[Seat]:
+    """A table's seats in order, with their members (one query)."""
+    return list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))
+
+
+def viewer_seat_among(
+    seats: Iterable[Seat], *, user: AbstractBaseUser | AnonymousUser | None, guest_key: str | None
+) -> int | None:
+    """``viewer_seat`` over seats already loaded (``table_seats``)."""
+    seats = list(seats)
+    if user is not None and user.is_authenticated:
+        for seat in seats:
+            if seat.user_id == user.pk:
+                return seat.number
+    if guest_key:
+        for seat in seats:
+            if seat.user_id is None and seat.guest_key == guest_key:
+                return seat.number
+    return None
+
+
 def viewer_seat(table: Table, *, user: AbstractBaseUser | AnonymousUser | None, guest_key: str | None) -> int | None:
     """The seat of a viewer (a member by account, a guest by session key), or
     None for a spectator. A player is always their seat, in every tab."""
@@ -167,12 +188,14 @@ def seat_name(seat: Seat, computer_number: int = 1) -> str:
     return pgettext("seat", "Open seat")
 
 
-def table_players(table: Table) -> list[dict[str, Any]]:
+def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
     """The players of a table as the page and the ``state`` frames show them
-    (names in the active language)."""
+    (names in the active language); ``seats``: already loaded (``table_seats``)."""
     players = []
     computers = 0
-    for seat in Seat.objects.filter(table=table).order_by("number"):
+    if seats is None:
+        seats = table_seats(table.pk)
+    for seat in seats:
         if seat.is_computer:
             computers += 1
         players.append(
@@ -195,8 +218,16 @@ def table_facts(table: Table, game: Game) -> dict[str, Any]:
     return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game)}
 
 
-def table_object(table: Table, game: Game, players: list[dict[str, Any]], *, spectators: int) -> dict[str, Any]:
-    """The ``table`` object of a ``state`` frame."""
+def table_object(
+    table: Table,
+    game: Game,
+    players: list[dict[str, Any]],
+    *,
+    spectators: int,
+    facts: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The ``table`` object of a ``state`` frame (``facts``: ``table_facts``
+    already computed)."""
     return {
         "id": table.pk,
         "kind": table.kind,
@@ -207,7 +238,7 @@ def table_object(table: Table, game: Game, players: list[dict[str, Any]], *, spe
         "commitment": game.commitment,
         "players": players,
         "spectators": spectators,
-        **table_facts(table, game),
+        **(table_facts(table, game) if facts is None else facts),
     }
 
 
