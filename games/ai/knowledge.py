@@ -83,6 +83,10 @@ class Choice:
     fit: int
     later: int
     tiers: int
+    left: int = NO_END  # the ends before the play
+    right: int = NO_END
+    board: int = 0  # the tiles on the table before the play
+    voids: tuple[int, ...] = ()  # per seat: the tiles it was known not to hold then (public_voids)
 
 
 @dataclass
@@ -201,7 +205,16 @@ def _choices(know: Knowledge, forced_opening: bool) -> list[Choice]:
     """The plays of the other seats that were a choice among the tiles they held."""
     history = know.history
     out: list[Choice] = []
+    board = 0
+    voids = _opening_voids(know)
     for k, (seat, action, tile, left, right) in enumerate(history):
+        board_before = board
+        if action == "play" and tile >= 0:
+            board |= 1 << tile
+        elif left != NO_END and action in ("pass", "draw"):
+            # A pass adds to what the seat lacks; a draw brings tiles that may hold older numbers.
+            ends = NUM[left] | NUM[right]
+            voids[seat] = voids[seat] | ends if action == "pass" else ends
         if seat == know.me or action != "play" or tile < 0 or (k == 0 and forced_opening):
             continue
         if k > 0 and history[k - 1][0] == seat and history[k - 1][1] == "draw":
@@ -213,8 +226,27 @@ def _choices(know: Knowledge, forced_opening: bool) -> list[Choice]:
                 later |= 1 << t
         fit = ALL_TILES if left == NO_END else NUM[left] | NUM[right]
         tiers = sum(1 for tier in know.tiers[seat] if tier.since < k)
-        out.append(Choice(seat, k, tile, fit, later | 1 << tile, tiers))
+        out.append(Choice(seat, k, tile, fit, later | 1 << tile, tiers, left, right, board_before, tuple(voids)))
     return out
+
+
+def _opening_voids(know: Knowledge) -> list[int]:
+    """Per seat, the tiles everybody knows it was not dealt (the forced first-round opening);
+    in the draw game a seat may have drawn them since, so nothing is known there."""
+    start = 0 if know.table.draw else know.open_forbid
+    return [start] * know.table.players
+
+
+def public_voids(know: Knowledge) -> tuple[int, ...]:
+    """Per seat, the tiles everybody knows it cannot hold: the numbers of its passes (since
+    its last draw, the ends of that draw) and the tiles the first-round opening rules out.
+    What the other seats know of its hand."""
+    voids = _opening_voids(know)
+    for seat, action, _tile, left, right in know.history:
+        if left != NO_END and action in ("pass", "draw"):
+            ends = NUM[left] | NUM[right]
+            voids[seat] = voids[seat] | ends if action == "pass" else ends
+    return tuple(voids)
 
 
 def _is_line_entry(pair: Any) -> bool:

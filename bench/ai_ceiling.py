@@ -1,0 +1,157 @@
+"""The ceiling of any player against medium in duel-block: players that cheat.
+
+Run from the repository root: ``.venv/bin/python bench/ai_ceiling.py``.
+
+Duel-block (2 players, block game, 7 tiles each, 14 set aside) is a game of
+luck as much as of skill: with a bad deal nobody wins. To know how far an
+honest player (one that sees only its own hand) can get against medium, this
+script measures two players that see everything:
+
+- ``oracle``: sees the other hand and plays perfect-information minimax
+  (``games.ai.solver.Solver``, exact, for the win: +1 / 0 / -1; ties go to
+  medium's favourite). It assumes the opponent plays perfectly too.
+- ``exploit``: sees the other hand *and* knows the opponent is medium (whose
+  choices are deterministic): it searches its own moves against medium's actual
+  replies, so it wins every deal that can be won against medium at all. No
+  player can do better against medium.
+
+and, for comparison, the honest levels (``hard``, ``medium``, ``easy``).
+Duplicate deals as in ``bench/ai.py`` (each deal played again with seats
+swapped, same seeds ``bench-<n>``), so the rows are paired with its numbers.
+"""
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import time
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.ai import wilson  # noqa: E402
+from games.ai import choose_action  # noqa: E402
+from games.ai.base import candidates  # noqa: E402
+from games.ai.knowledge import read_view, tile_index  # noqa: E402
+from games.ai.medium import score_play  # noqa: E402
+from games.ai.sim import NO_WINNER  # noqa: E402
+from games.ai.solver import Solver  # noqa: E402
+from games.engine import Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
+
+PLAYERS = ("oracle", "exploit", "hard", "medium", "easy")
+
+
+def oracle(state: State, seat: int) -> Any:
+    """Perfect-information minimax for the win (sees every hand)."""
+    view = view_for(state, seat)
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return legal[0]
+    know = read_view(view)
+    cands = candidates(legal, know)
+    if len(cands) <= 1:
+        return cands[0].action if cands else legal[0]
+    hands = [sum(1 << tile_index(t) for t in h) for h in state.hands]
+    me_side = know.table.side(seat)
+
+    def utility(side: int, points: int) -> float:
+        return 0.0 if side == NO_WINNER else (1.0 if side == me_side else -1.0)
+
+    solver = Solver(know.table, me_side, utility, 10**9)
+    values = solver.values(hands, (), know, cands)
+    best = max(range(len(cands)), key=lambda k: (values[k], score_play(know, cands[k])))
+    return cands[best].action
+
+
+def exploit(state: State, seat: int) -> Any:
+    """Best response to medium with every hand seen: search own moves against medium's replies."""
+    legal = list(view_for(state, seat).legal)
+    if len(legal) == 1:
+        return legal[0]
+
+    @cache
+    def value(s: State) -> float:
+        if s.round_over:
+            r = s.round_result
+            assert r is not None
+            return 0.0 if r.winner is None else (1.0 if r.winner == seat else -1.0)
+        v = view_for(s, s.to_move)
+        if s.to_move != seat:
+            return value(apply_action(s, choose_action(v, "medium", seed=0)))
+        return max(value(apply_action(s, a)) for a in v.legal)
+
+    scored = [(value(apply_action(state, a)), -k) for k, a in enumerate(legal)]
+    return legal[-max(scored)[1]]
+
+
+def act(level: str, state: State, seat: int, seed: int, budget: float | None) -> Any:
+    if level == "oracle":
+        return oracle(state, seat)
+    if level == "exploit":
+        return exploit(state, seat)
+    return choose_action(view_for(state, seat), level, seed=seed, budget_ms=budget)
+
+
+def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int, int, int]]:
+    """One deal, both seatings: per game (A won 1 / lost -1 / draw 0, A's points, B's points)."""
+    rules, level_a, level_b, deal, budget = job
+    out = []
+    for a_seat in (0, 1):
+        state = new_game(rules, seed=f"bench-{deal}")
+        step = 0
+        while not state.round_over:
+            seat = state.to_move
+            assert seat is not None
+            level = level_a if seat == a_seat else level_b
+            state = apply_action(state, act(level, state, seat, deal * 1000 + step, budget))
+            step += 1
+        result = state.round_result
+        assert result is not None
+        if result.winner is None:
+            out.append((0, 0, 0))
+        elif result.winner == a_seat:
+            out.append((1, result.points, 0))
+        else:
+            out.append((-1, 0, result.points))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=500, help="deals (each played twice, seats swapped)")
+    parser.add_argument("--first", type=int, default=0, help="first deal number (default 0)")
+    parser.add_argument("--players", nargs="*", default=["oracle", "exploit"], choices=PLAYERS,
+                        help="players to measure against --against (default: oracle exploit)")
+    parser.add_argument("--against", default="medium", choices=PLAYERS[2:], help="opponent (default medium)")
+    parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    args = parser.parse_args(argv)
+    rules = replace(rules_for("duel-block", players=2, teams=False), target=0)
+    print(f"duel-block, {args.deals} duplicate deals (bench-{args.first}..), {2 * args.deals} rounds per row")
+    print(f"{'A vs B':20} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>12} {'A pts share':>11}")
+    with multiprocessing.Pool(max(1, args.jobs)) as pool:
+        for level in args.players:
+            work = [(rules, level, args.against, d, args.budget_ms)
+                    for d in range(args.first, args.first + args.deals)]
+            start = time.perf_counter()
+            games = [g for deal in pool.map(play_deal, work) for g in deal]
+            won = sum(1 for g in games if g[0] == 1)
+            lost = sum(1 for g in games if g[0] == -1)
+            drawn = len(games) - won - lost
+            low, high = wilson(won, won + lost)
+            pts_a, pts_b = sum(g[1] for g in games), sum(g[2] for g in games)
+            share = pts_a / (pts_a + pts_b) if pts_a + pts_b else 0.0
+            rate = won / (won + lost) if won + lost else 0.0
+            print(f"{level + ' vs ' + args.against:20} {rate:>14.1%} {f'[{low:.1%}, {high:.1%}]':>15} "
+                  f"{f'{won}-{lost}-{drawn}':>12} {share:>10.1%}  ({time.perf_counter() - start:.0f} s)",
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
