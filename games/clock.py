@@ -23,6 +23,7 @@ games); ``sweep`` runs from the periodic tick (accounts.periodic).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -113,11 +114,16 @@ class Clock:
         }
 
 
-def clock_for(table: Table, game: Game, *, now: datetime | None = None) -> Clock | None:
-    """The timer of a live game, or None (no timer, or nothing to wait for)."""
+def clock_for(
+    table: Table, game: Game, *, now: datetime | None = None, humans: Collection[int] | None = None
+) -> Clock | None:
+    """The timer of a live game, or None (no timer, or nothing to wait for).
+    ``humans``: the seats held by people, when the caller has read them."""
     if game.finished or game.state is None or table.status != Table.Status.PLAYING:
         return None
-    humans = {seat.number for seat in human_seats(table.pk)}
+    if humans is None:
+        humans = {seat.number for seat in human_seats(table.pk)}
+    humans = set(humans)
     if not timed(table, len(humans)):
         return None
     now = now or timezone.now()
@@ -134,12 +140,12 @@ def clock_for(table: Table, game: Game, *, now: datetime | None = None) -> Clock
     return Clock(game.to_move, started + turn_time(), grace, away, claimable)
 
 
-def clock_facts(table: Table, game: Game) -> dict[str, Any]:
+def clock_facts(table: Table, game: Game, humans: Collection[int] | None = None) -> dict[str, Any]:
     """``{"clock": {...} | None}`` for the table facts of every frame
     (games.selectors.table_facts): the state frames carry the timer."""
     if table.kind == Table.Kind.COMPUTER or game.finished or game.state is None:
         return {"clock": None}
-    clock = clock_for(table, game)
+    clock = clock_for(table, game, humans=humans)
     return {"clock": None if clock is None else clock.to_dict()}
 
 

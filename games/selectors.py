@@ -4,7 +4,7 @@ and what a viewer may see. Nothing here writes."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -210,12 +210,13 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
     return players
 
 
-def table_facts(table: Table, game: Game) -> dict[str, Any]:
+def table_facts(table: Table, game: Game, humans: Collection[int] | None = None) -> dict[str, Any]:
     """The live facts of a table sent with every broadcast (no names: those
-    are translated per viewer); ``clock``: the turn timer (games.clock)."""
+    are translated per viewer); ``clock``: the turn timer (games.clock).
+    ``humans``: the seats held by people, when the caller has read them."""
     from games.clock import clock_facts
 
-    return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game)}
+    return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game, humans)}
 
 
 def table_object(

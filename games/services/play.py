@@ -117,7 +117,7 @@ def _record(
         finish_game(game=game, table=table, state=new_state)
         fields += ["result", "winner", "finished_at"]
     game.save(update_fields=fields)
-    facts = selectors.table_facts(table, game)
+    facts = selectors.table_facts(table, game, locked.seats.humans)
     outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts)
     # The computer's turn is queued before anyone hears of the move: a
     # process that dies after announcing it cannot leave the game waiting.
