@@ -162,6 +162,10 @@ async def test_a_killed_daphne_process_loses_no_move(stack: Stack) -> None:
         # Every event reached the player: live, or replayed by `sync` after the kill.
         assert events_seen(client) == every_event_since_joining(client, record["seq"]), stack.logs()
         assert client.state["seq"] == record["seq"]
+    except BaseException:
+        print(stack.logs())
+        print(f"client: seq {client.seq}, last frames {client.frames[-5:]}")
+        raise
     finally:
         await client.close()
         if not stack.processes["a"].alive():

@@ -26,6 +26,9 @@ from websockets.exceptions import ConnectionClosed
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
 TABLE_PATH = re.compile(r"/table/(\d+)/")
+# After a "rate_limited" error: the server warns at most once a second and
+# refills 20 tokens a second (games.consumers).
+RATE_LIMITED_PAUSE = 1.0
 
 
 class Guest:
@@ -244,11 +247,15 @@ class TableClient:
                 raise TimeoutError(f"not done after {timeout} s at seq {self.seq}")
             if self.my_turn():
                 sent_at = await self.act()
-                await self.wait_for(
+                answer = await self.wait_for(
                     lambda frame, sent_at=sent_at: (frame["type"] == "state" and frame["seq"] > sent_at)
                     or (frame["type"] == "error"),
                     timeout=turn_timeout,
                     since=0 if self.seq > sent_at else None,
                 )
+                if answer["type"] == "error" and answer.get("code") == "rate_limited":
+                    # A computer-speed player outruns the socket's rate limit
+                    # (20 frames/s): the move was dropped; wait for tokens, resend.
+                    await asyncio.sleep(RATE_LIMITED_PAUSE)
             else:
                 await self.wait_for(lambda frame: frame["type"] in {"state", "game_over"}, timeout=turn_timeout)
