@@ -51,7 +51,7 @@ stack: install
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy games/engine
+	$(VENV)/bin/mypy games/engine games/ai
 
 ## Regenerate and compile the translation catalogues (needs gettext).
 messages: install

@@ -40,9 +40,9 @@ def tile_index(tile: Any) -> int:
     """Index 0..27 of an engine ``Tile`` (or any pair of numbers)."""
     for low, high in (("low", "high"), ("a", "b")):
         if hasattr(tile, low):
-            return INDEX[getattr(tile, low)][getattr(tile, high)]
+            return int(INDEX[getattr(tile, low)][getattr(tile, high)])
     a, b = tile
-    return INDEX[a][b]
+    return int(INDEX[a][b])
 
 
 def _get(obj: Any, name: str, default: Any = None) -> Any:
