@@ -20,6 +20,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.cache import cache
+from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -144,8 +145,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0, facts={})
         return True
 
-    def _after_connect(self) -> None:
-        table_socket_opened.send(
+    def _announce(self, signal: Signal) -> None:
+        """``table_socket_opened`` or ``table_socket_closed`` for this socket."""
+        signal.send(
             sender=TableConsumer,
             table_id=self.table_id,
             seat=self.seat,
@@ -153,6 +155,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             session_key=self.guest_key,
             channel_name=self.channel_name,
         )
+
+    def _after_connect(self) -> None:
+        self._announce(table_socket_opened)
         if self.game_id is not None and (self.has_computers or not self.humans):
             # After a restart, the computer's pending turn is queued again
             # (a computer's move, or the next round of a table nobody plays).
@@ -165,14 +170,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is None:
             await self._count_spectator(-1)
-        await database_sync_to_async(table_socket_closed.send)(
-            sender=TableConsumer,
-            table_id=self.table_id,
-            seat=self.seat,
-            user_id=self.user_id,
-            session_key=self.guest_key,
-            channel_name=self.channel_name,
-        )
+        await database_sync_to_async(self._announce)(table_socket_closed)
         self.group = None
 
     async def _count_spectator(self, delta: int) -> None:
@@ -259,14 +257,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._count_spectator(+1)
         self.group = new_group
         # The socket now holds a seat (or lost it): presence follows (games.signals).
-        await database_sync_to_async(table_socket_opened.send)(
-            sender=TableConsumer,
-            table_id=self.table_id,
-            seat=self.seat,
-            user_id=self.user_id,
-            session_key=self.guest_key,
-            channel_name=self.channel_name,
-        )
+        await database_sync_to_async(self._announce)(table_socket_opened)
         await self._send_sync(None)
         return True
 

@@ -20,6 +20,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
@@ -58,26 +59,34 @@ def _pool() -> ThreadPoolExecutor:
         return _executor
 
 
-def _run_in_thread(game_id: int, seq: int) -> None:
-    from games.tasks import compute_ai_move
-
+def _in_pool_thread(work: Callable[[], object], failure: str, *args: object) -> None:
+    """Run ``work`` on a pool thread: again (with a growing pause) while
+    SQLite is busy beyond its timeout (the computer's work is idempotent),
+    logging ``failure % args`` if it fails for good; no connection is kept
+    between turns (pool threads are few and long-lived)."""
     close_old_connections()
     try:
         for attempt in range(LOCKED_RETRIES):
             try:
-                compute_ai_move(game_id, seq)
+                work()
                 return
             except OperationalError:
-                # SQLite busy beyond its timeout: the task is idempotent, try again.
                 if attempt == LOCKED_RETRIES - 1:
                     raise
                 connection.close()
                 time.sleep(0.05 * 2**attempt)
     except Exception:
-        logger.exception("computer turn of game %s at event %s failed", game_id, seq)
+        logger.exception(failure, *args)
     finally:
-        # Pool threads are few and long-lived: hold no connection between turns.
         connection.close()
+
+
+def _run_in_thread(game_id: int, seq: int) -> None:
+    from games.tasks import compute_ai_move
+
+    _in_pool_thread(
+        lambda: compute_ai_move(game_id, seq), "computer turn of game %s at event %s failed", game_id, seq
+    )
 
 
 def queue_computer_turn(game_id: int, seq: int) -> None:
@@ -157,21 +166,12 @@ def apply_computer_turn_later(decision: services.ComputerDecision) -> None:
 
 
 def _apply_in_thread(decision: services.ComputerDecision) -> None:
-    close_old_connections()
-    try:
-        for attempt in range(LOCKED_RETRIES):
-            try:
-                services.apply_computer_turn(decision)
-                return
-            except OperationalError:
-                if attempt == LOCKED_RETRIES - 1:
-                    raise
-                connection.close()
-                time.sleep(0.05 * 2**attempt)
-    except Exception:
-        logger.exception("computer move of game %s at event %s failed", decision.game_id, decision.seq)
-    finally:
-        connection.close()
+    _in_pool_thread(
+        lambda: services.apply_computer_turn(decision),
+        "computer move of game %s at event %s failed",
+        decision.game_id,
+        decision.seq,
+    )
 
 
 def run_pending(*, limit: int = 100_000) -> int:

@@ -162,14 +162,7 @@ def viewer_seat_among(
 def viewer_seat(table: Table, *, user: AbstractBaseUser | AnonymousUser | None, guest_key: str | None) -> int | None:
     """The seat of a viewer (a member by account, a guest by session key), or
     None for a spectator. A player is always their seat, in every tab."""
-    seats = Seat.objects.filter(table=table)
-    if user is not None and user.is_authenticated:
-        number = seats.filter(user_id=user.pk).values_list("number", flat=True).first()
-        if number is not None:
-            return number
-    if guest_key:
-        return seats.filter(guest_key=guest_key, user__isnull=True).values_list("number", flat=True).first()
-    return None
+    return viewer_seat_among(Seat.objects.filter(table=table).order_by("pk"), user=user, guest_key=guest_key)
 
 
 def can_watch(table: Table, seat: int | None) -> bool:

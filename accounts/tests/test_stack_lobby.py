@@ -14,7 +14,7 @@ import pytest
 from websockets.asyncio.client import connect
 
 from tests.support.players import Guest
-from tests.support.stack import Stack, claim_redis_db, create_database, drop_database, release_redis_db
+from tests.support.stack import Stack, fresh_stack
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(300)]
 
@@ -45,18 +45,10 @@ async def lobby_frames(base: str, member: Guest, mode: str, frames: list[dict], 
 
 @pytest.fixture
 def stack(postgres_url: str, redis_url: str, tmp_path: Path):
-    database = create_database(postgres_url, "dominoes_lobby")
-    redis = claim_redis_db(redis_url)
-    running = Stack(tmp_path, database_url=database, redis_url=redis, env_overrides={"LOBBY_TICK_SECONDS": "1"})
-    try:
+    with fresh_stack(
+        tmp_path, postgres_url=postgres_url, redis_url=redis_url, prefix="dominoes_lobby", LOBBY_TICK_SECONDS="1"
+    ) as running:
         yield running
-    except BaseException:
-        print(running.logs())
-        raise
-    finally:
-        running.stop_all()
-        release_redis_db(redis)
-        drop_database(postgres_url, database)
 
 
 def test_members_on_two_processes_are_matched_by_the_periodic_matcher(stack: Stack) -> None:

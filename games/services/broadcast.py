@@ -44,14 +44,6 @@ def _viewers(players: int) -> list[int | None]:
     return [None, *range(players)]
 
 
-async def _send_all(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    for group, message in messages:
-        await layer.group_send(group, message)
-
-
 async def _send_batch(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """The groups of one event at once; on a failure (a connection of the
     layer's pool died with Redis) the whole batch once more: a group reached
@@ -221,7 +213,7 @@ async def send_notice(*, table_id: int, players: int, frame: Frame, table: Mappi
     message: dict[str, Any] = {"type": NOTICE_MESSAGE, "frame": frame}
     if table is not None:
         message["table"] = dict(table)
-    await _send_all([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])
+    await _send_batch([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])
 
 
 def broadcast_notice(*, table_id: int, players: int, frame: Frame, table: Mapping[str, Any]) -> None:

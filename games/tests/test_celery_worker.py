@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.stack import Stack, claim_redis_db, create_database, drop_database, release_redis_db
+from tests.support.stack import Stack, fresh_stack
 
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -62,19 +62,11 @@ result = game.pk
 
 @pytest.fixture(scope="module")
 def worker_stack(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    database = create_database(postgres_url, "dominoes_games_celery")
-    redis = claim_redis_db(redis_url)
-    stack = Stack(tmp_path_factory.mktemp("celery"), database_url=database, redis_url=redis)
-    try:
+    with fresh_stack(
+        tmp_path_factory.mktemp("celery"), postgres_url=postgres_url, redis_url=redis_url, prefix="dominoes_games_celery"
+    ) as stack:
         stack.start_worker("worker", concurrency=2)
         yield stack
-    except BaseException:
-        print(stack.logs())
-        raise
-    finally:
-        stack.stop_all()
-        release_redis_db(redis)
-        drop_database(postgres_url, database)
 
 
 def wait_for(stack: Stack, game_id: int, done, *, timeout: float = 90) -> dict:

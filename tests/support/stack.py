@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse, urlunparse
@@ -416,3 +417,24 @@ class Stack:
         match = re.search(r"@@RESULT@@(.*)$", completed.stdout, re.MULTILINE)
         assert match is not None, completed.stdout
         return json.loads(match.group(1))
+
+
+@contextlib.contextmanager
+def fresh_stack(
+    workdir: Path, *, postgres_url: str, redis_url: str, prefix: str, **env_overrides: str
+) -> Iterator[Stack]:
+    """A Stack on a database and a Redis database number of its own (no
+    process started yet): every process's log is printed if the block fails,
+    and everything is stopped, released and dropped afterwards."""
+    database = create_database(postgres_url, prefix)
+    redis = claim_redis_db(redis_url)
+    running = Stack(workdir, database_url=database, redis_url=redis, env_overrides=dict(env_overrides))
+    try:
+        yield running
+    except BaseException:
+        print(running.logs())
+        raise
+    finally:
+        running.stop_all()
+        release_redis_db(redis)
+        drop_database(postgres_url, database)
