@@ -30,6 +30,7 @@ from .medium import score_play
 from .model import TEMPER, choices_likelihood, rollout
 from .sim import IS_DOUBLE, NO_WINNER, PIPS, make_policy, playout, round_result
 from .solver import Solver, SolverBudget
+from .tree import OwnNode, backup, descend, replies_value
 
 DEFAULT_BUDGET_MS = 250
 # The cost model of the budget: estimated microseconds (one core of the
@@ -71,6 +72,14 @@ MODEL_CHOICE_US = 12.0
 DUEL_ROLLOUTS = True
 ROLLOUT_US = 3.0
 MODEL_US = 2.2
+# Block duels: the computer's own later moves searched by a tree over what it will see
+# (``games.ai.tree``) instead of following the model.
+DUEL_TREE = True
+TREE_US = 1.5
+# Outcomes are scaled by this for the tree's exploration (about [-1, 1]).
+TREE_SCALE = 150.0
+# A candidate's value: "mean" over every descent, or "best" along the tree's choices.
+TREE_VALUE = "mean"
 # Bonus for winning a single-round game, in points (only the win matters there).
 SINGLE_ROUND_WIN = 100.0
 
@@ -228,6 +237,8 @@ class HardPlayer:
         voids = public_voids(know)
         single_deal = _single_deal(dealer)
         totals = [0.0] * len(cands)
+        trees: list[dict[int, OwnNode]] = [{} for _ in cands]
+        path: list[tuple[OwnNode, Any]] = []
         weights = 0.0
         spent = SETUP_US
         deals = 0
@@ -244,11 +255,22 @@ class HardPlayer:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
                     continue
-                side, points, work = rollout(table, hs, [], c.left, c.right, know.board | 1 << c.tile, nxt, voids)
-                totals[k] += w * utility(side, points)
+                board = know.board | 1 << c.tile
+                if DUEL_TREE:
+                    path.clear()
+                    side, points, work = descend(table, hs, c.left, c.right, board, me, voids, trees[k], path)
+                    value = utility(side, points)
+                    backup(path, w, value / TREE_SCALE)
+                    spent += TREE_US * len(path)
+                else:
+                    side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids)
+                    value = utility(side, points)
+                totals[k] += w * value
                 spent += ROLLOUT_US + MODEL_US * work
             if single_deal:
                 break
+        if DUEL_TREE and TREE_VALUE == "best":
+            return [replies_value(trees[k], weights, totals[k] / TREE_SCALE) * TREE_SCALE for k in range(len(cands))]
         return [t / weights if weights > 0 else 0.0 for t in totals]
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from .base import Candidate, candidates
 from .knowledge import Knowledge, read_view
-from .sim import IS_DOUBLE, NUM, PIPS, mask_pips
+from .sim import IS_DOUBLE, NUM, PIPS, distinct_numbers, mask_pips
 
 # Weights tuned by duplicate tournaments against random play (bench/ai.py).
 W_PIPS = 1.5
@@ -32,10 +32,6 @@ W_VOID = 7.0
 W_FEED = 2.0
 W_PARTNER_BLOCK = 6.0
 W_BLOCK = 60.0
-
-
-def distinct_numbers(mask: int) -> int:
-    return sum(1 for n in range(7) if mask & NUM[n])
 
 
 def score_play(know: Knowledge, cand: Candidate) -> float:

@@ -29,6 +29,7 @@ from .sim import (
     PIPS,
     TILES,
     Table,
+    distinct_numbers,
     play_tile,
     round_result,
 )
@@ -40,10 +41,6 @@ _DOMINO = 1e3
 
 # The terms that depend on the tile alone.
 _BASE_SCORE = [W_PIPS * PIPS[i] + (W_DOUBLE if IS_DOUBLE[i] else 0.0) for i in range(28)]
-
-
-def _distinct(mask: int) -> int:
-    return sum(1 for n in NUM if mask & n)
 
 
 def best_placement(
@@ -65,7 +62,7 @@ def best_placement(
         y = OTHER[tile * 7 + right]
         if y >= 0 and (left != right or x < 0):
             placements.append(((left, y), False))
-    base = _BASE_SCORE[tile] + W_SPREAD * _distinct(rest)
+    base = _BASE_SCORE[tile] + W_SPREAD * distinct_numbers(rest)
     unseen = ALL_TILES & ~hand & ~board  # what the seat cannot see
     n = table.players
     me_side = table.side(seat)

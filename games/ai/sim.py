@@ -56,6 +56,18 @@ def mask_pips(mask: int) -> int:
     return _C0[mask & 127] + _C1[(mask >> 7) & 127] + _C2[(mask >> 14) & 127] + _C3[mask >> 21]
 
 
+# The numbers shown by the tiles of a mask (bit n for number n), by the same four look-ups.
+_NUMBER_CHUNKS: list[list[int]] = [
+    [sum(1 << n for n in range(7) if v & (NUM[n] >> (c * 7)) & 127) for v in range(128)] for c in range(4)
+]
+_N0, _N1, _N2, _N3 = _NUMBER_CHUNKS
+
+
+def distinct_numbers(mask: int) -> int:
+    """How many different numbers the tiles in ``mask`` show."""
+    return (_N0[mask & 127] | _N1[(mask >> 7) & 127] | _N2[(mask >> 14) & 127] | _N3[mask >> 21]).bit_count()
+
+
 def bits(mask: int) -> list[int]:
     """Tile indices in ``mask``, lowest first."""
     out = []

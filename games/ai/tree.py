@@ -1,0 +1,218 @@
+"""Block duels: the computer's own later moves, searched over what it will see.
+
+``hard`` values a candidate play in a block duel by playing the round on from
+it in many consistent deals. The other seat lays the model's favourite tile
+(``model.model_play``: what it would do with the hand the deal gives it). The
+computer's own later moves must not depend on the deal (it will not see the
+other hand), but they need not follow the model either: they are searched.
+
+Every own decision point is keyed by what the computer will have seen when it
+gets there: the other seat's replies since the candidate (its own hand and
+the line follow from them). Each such point is an ``OwnNode`` whose moves keep
+a (deal-weighted) mean outcome; a move is picked by UCB1 among them, so that
+over the deals the tree learns the best move *for that information*, not for
+one deal (information-set Monte Carlo tree search, one observer). One new
+point is added per descent; beyond the tree the round is finished by
+``model.rollout``.
+"""
+from __future__ import annotations
+
+import math
+
+from .model import model_play, rollout
+from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, round_result
+
+# Exploration constant of UCB1, for outcomes scaled to about [-1, 1].
+EXPLORE = 0.6
+PASS = -1
+
+
+class Move:
+    """One own move at a decision point: tile (``PASS`` for a pass) and end,
+    with the statistics of the descents that took it."""
+
+    __slots__ = ("on_left", "replies", "tile", "total", "visits", "weight")
+
+    def __init__(self, tile: int, on_left: bool):
+        self.tile = tile
+        self.on_left = on_left
+        self.visits = 0
+        self.weight = 0.0
+        self.total = 0.0
+        # The other seat's reply (tile * 2 + on_left, or PASS) -> the next own decision point.
+        self.replies: dict[int, OwnNode] = {}
+
+
+class OwnNode:
+    """An own decision point: the moves open there, the model's favourite first."""
+
+    __slots__ = ("moves", "visits")
+
+    def __init__(self, moves: list[Move]):
+        self.visits = 0
+        self.moves = moves
+
+    def select(self) -> Move:
+        """UCB1 over the moves; moves never tried go first, in their order."""
+        moves = self.moves
+        if len(moves) == 1:
+            return moves[0]
+        best = moves[0]
+        best_score = -math.inf
+        log_n = math.log(self.visits + 1)
+        for move in moves:
+            if move.visits == 0:
+                return move
+            mean = move.total / move.weight if move.weight > 0 else 0.0
+            score = mean + EXPLORE * math.sqrt(log_n / move.visits)
+            if score > best_score:
+                best, best_score = move, score
+        return best
+
+
+def own_moves(table: Table, me: int, hand: int, left: int, right: int, board: int, voids: tuple[int, ...]) -> list[Move]:
+    """Every distinct way to lay a tile of ``hand`` on the ends (a pass when there is none),
+    the model's favourite first."""
+    fit = hand & ENDS_MASK[left * 8 + right]
+    if not fit:
+        return [Move(PASS, True)]
+    moves = []
+    m = fit
+    while m:
+        low = m & -m
+        t = low.bit_length() - 1
+        m ^= low
+        if left == NO_END:
+            moves.append(Move(t, True))
+            continue
+        x = OTHER[t * 7 + left]
+        y = OTHER[t * 7 + right]
+        if x >= 0:
+            moves.append(Move(t, True))
+        if y >= 0 and (left != right or x < 0):
+            moves.append(Move(t, False))
+    if len(moves) > 1:
+        tile, on_left = model_play(table, me, hand, fit, left, right, board, voids)
+        moves.sort(key=lambda mv: mv.tile != tile or mv.on_left != on_left)
+    return moves
+
+
+def descend(
+    table: Table,
+    hands: list[int],
+    left: int,
+    right: int,
+    board: int,
+    me: int,
+    voids: tuple[int, ...],
+    replies: dict[int, OwnNode],
+    path: list[tuple[OwnNode, Move]],
+) -> tuple[int, int, int]:
+    """Play the round on from a position where the other seat is to move: its replies
+    by the model, the computer's moves through the tree under ``replies`` (adding one
+    decision point), then ``model.rollout``. Returns (winning side, points, model
+    work); the (point, move) pairs taken are appended to ``path``. ``hands`` is consumed."""
+    other = 1 - me
+    passes = 0
+    work = 0
+    closed = True  # block game: a number whose seven tiles are all out ends it
+    while True:
+        h = hands[other]
+        m = h & ENDS_MASK[left * 8 + right]
+        if m:
+            passes = 0
+            t = m.bit_length() - 1
+            if m & (m - 1) == 0 and (left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0):
+                on_left = left == NO_END or OTHER[t * 7 + left] >= 0
+            else:
+                work += m.bit_count()
+                t, on_left = model_play(table, other, h, m, left, right, board, voids)
+            h ^= 1 << t
+            hands[other] = h
+            board |= 1 << t
+            left, right = play_tile(left, right, t, on_left)
+            if not h:
+                return (*round_result(table, hands, other), work)
+            if closed and left == right and board & NUM[left] == NUM[left]:
+                return (*round_result(table, hands, -1), work)
+            reply = t * 2 + on_left
+        else:
+            passes += 1
+            if passes >= 2:
+                return (*round_result(table, hands, -1), work)
+            reply = PASS
+        node = replies.get(reply)
+        fresh = node is None
+        if node is None:
+            node = OwnNode(own_moves(table, me, hands[me], left, right, board, voids))
+            replies[reply] = node
+        move = node.select()
+        path.append((node, move))
+        if move.tile == PASS:
+            passes += 1
+            if passes >= 2:
+                return (*round_result(table, hands, -1), work)
+        else:
+            passes = 0
+            h = hands[me] ^ 1 << move.tile
+            hands[me] = h
+            board |= 1 << move.tile
+            left, right = play_tile(left, right, move.tile, move.on_left)
+            if not h:
+                return (*round_result(table, hands, me), work)
+            if closed and left == right and board & NUM[left] == NUM[left]:
+                return (*round_result(table, hands, -1), work)
+        if fresh:
+            side, points, more = rollout(table, hands, [], left, right, board, other, voids)
+            return side, points, work + more
+        replies = move.replies
+
+
+def backup(path: list[tuple[OwnNode, Move]], weight: float, reward: float) -> None:
+    """Add one descent's outcome (``reward`` scaled to about [-1, 1], for the deal's ``weight``)."""
+    for node, move in path:
+        node.visits += 1
+        move.visits += 1
+        move.weight += weight
+        move.total += weight * reward
+
+
+def node_weight(node: OwnNode) -> tuple[float, float]:
+    """(weight, weighted total) of the descents that reached ``node``."""
+    weight = total = 0.0
+    for move in node.moves:
+        weight += move.weight
+        total += move.total
+    return weight, total
+
+
+def best_line_value(node: OwnNode) -> float:
+    """Mean outcome at ``node`` when the computer keeps to the tree's choice at every later
+    point (the most visited move), instead of the mean over every descent, whose exploring
+    moves pull it down."""
+    move = max(node.moves, key=lambda m: m.visits)
+    return move_value(move)
+
+
+def move_value(move: Move) -> float:
+    """Mean outcome of ``move`` followed by the tree's choices (see ``best_line_value``)."""
+    if move.weight <= 0:
+        return 0.0
+    total = move.total
+    for child in move.replies.values():
+        weight, child_total = node_weight(child)
+        if weight > 0:
+            total += weight * best_line_value(child) - child_total
+    return total / move.weight
+
+
+def replies_value(replies: dict[int, OwnNode], weight: float, total: float) -> float:
+    """``move_value`` for the candidate play of the root, whose descents weigh ``weight`` and
+    total ``total`` in all (some ended before reaching an own decision point)."""
+    if weight <= 0:
+        return 0.0
+    for child in replies.values():
+        child_weight, child_total = node_weight(child)
+        if child_weight > 0:
+            total += child_weight * best_line_value(child) - child_total
+    return total / weight

@@ -1,0 +1,101 @@
+"""The own-move search tree of hard's block duels (``games.ai.tree``)."""
+from __future__ import annotations
+
+from dataclasses import replace
+from random import Random
+
+from games.ai.knowledge import public_voids, read_view, tile_index
+from games.ai.model import model_play
+from games.ai.sim import ENDS_MASK, NUM, Table, play_tile, round_result
+from games.ai.tree import PASS, OwnNode, backup, descend, own_moves
+from games.engine import PRESETS, apply_action, new_game, view_for
+
+DUEL = replace(PRESETS["duel-block"], target=0)
+
+
+def _win(me: int, side: int) -> float:
+    return 0.0 if side < 0 else (1.0 if side == me else -1.0)
+
+
+def _best_response(table: Table, hands: list[int], left: int, right: int, board: int, seat: int, me: int,
+                   voids: tuple[int, ...], passes: int = 0) -> float:
+    """Exact value (+1 win, -1 loss, 0 no winner) for ``me`` seeing both hands, the other seat
+    laying the model's tile: the most any own strategy can get in this deal."""
+    if passes >= 2:
+        return _win(me, round_result(table, hands, -1)[0])
+    hand = hands[seat]
+    fit = hand & ENDS_MASK[left * 8 + right]
+    if not fit:
+        return _best_response(table, hands, left, right, board, 1 - seat, me, voids, passes + 1)
+    if seat == me:
+        plays = [(m.tile, m.on_left) for m in own_moves(table, me, hand, left, right, board, voids)]
+    else:
+        plays = [model_play(table, seat, hand, fit, left, right, board, voids)]
+    values = []
+    for tile, on_left in plays:
+        hs = hands[:]
+        hs[seat] ^= 1 << tile
+        new_board = board | 1 << tile
+        new_left, new_right = play_tile(left, right, tile, on_left)
+        if not hs[seat]:
+            values.append(_win(me, round_result(table, hs, seat)[0]))
+        elif new_left == new_right and new_board & NUM[new_left] == NUM[new_left]:
+            values.append(_win(me, round_result(table, hs, -1)[0]))
+        else:
+            values.append(_best_response(table, hs, new_left, new_right, new_board, 1 - seat, me, voids))
+    return max(values) if seat == me else values[0]
+
+
+def _positions(count: int):
+    """Positions of real duel-block games where seat 0 has just played and seat 1 is to move."""
+    rng = Random(5)
+    found = 0
+    deal = 0
+    while found < count:
+        state = new_game(DUEL, seed=f"tree-{deal}")
+        deal += 1
+        while not state.round_over:
+            view = view_for(state, state.to_move)
+            state = apply_action(state, view.legal[rng.randrange(len(view.legal))])
+            if not state.round_over and state.to_move == 1 and len(state.hands[0]) >= 3:
+                found += 1
+                yield state
+                break
+
+
+def test_own_moves_lists_each_distinct_play_once_with_the_model_favourite_first():
+    table = Table(2, False, True, "nobody", False, "all_others", 0)
+    hand = sum(1 << tile_index(x) for x in [(3, 3), (3, 5), (5, 6), (0, 1)])
+    moves = own_moves(table, 0, hand, 3, 5, 0, (0, 0))
+    # 3-3 on the 3; 3-5 on either end (two different lines); 5-6 on the 5; 0-1 fits nothing.
+    assert sorted((m.tile, m.on_left) for m in moves) == sorted(
+        [(tile_index((3, 3)), True), (tile_index((3, 5)), True), (tile_index((3, 5)), False),
+         (tile_index((5, 6)), False)])
+    fit = hand & ENDS_MASK[3 * 8 + 5]
+    assert (moves[0].tile, moves[0].on_left) == model_play(table, 0, hand, fit, 3, 5, 0, (0, 0))
+    nothing = own_moves(table, 0, 1 << tile_index((0, 1)), 3, 5, 0, (0, 0))
+    assert [(m.tile) for m in nothing] == [PASS]
+
+
+def test_on_one_known_deal_the_tree_finds_the_best_response_to_the_model():
+    """Descents over the same deal: the tree's most visited first move reaches the value of
+    the best own strategy against the model's replies, found by exhaustive search."""
+    improved = 0
+    for state in _positions(25):
+        know = read_view(view_for(state, 1))
+        voids = public_voids(know)
+        hands = [sum(1 << tile_index(x) for x in h) for h in state.hands]
+        table = know.table
+        best = _best_response(table, hands, know.left, know.right, know.board, 1, 0, voids)
+        replies: dict[int, OwnNode] = {}
+        for _ in range(3000):
+            path: list = []
+            side, _points, _work = descend(table, hands[:], know.left, know.right, know.board, 0, voids,
+                                           replies, path)
+            backup(path, 1.0, _win(0, side))
+        (node,) = replies.values()  # the model's reply is fixed by the deal
+        top = max(node.moves, key=lambda m: m.visits)
+        assert top.total / top.weight > best - 0.05, state
+        first = node.moves[0]  # the model's own favourite
+        improved += top is not first and first.total / max(first.weight, 1e-9) < best - 0.5
+    assert improved > 0  # somewhere the tree beat following the model
