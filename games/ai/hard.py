@@ -30,7 +30,7 @@ from .medium import score_play
 from .model import TEMPER, choices_likelihood, rollout
 from .sim import IS_DOUBLE, NO_WINNER, PIPS, make_policy, playout, round_result
 from .solver import Solver, SolverBudget
-from .tree import OwnNode, backup, descend, replies_value
+from .tree import OwnNode, backup, descend
 
 DEFAULT_BUDGET_MS = 250
 # The cost model of the budget: estimated microseconds (one core of the
@@ -76,12 +76,14 @@ MODEL_US = 2.2
 # (``games.ai.tree``) instead of following the model.
 DUEL_TREE = True
 TREE_US = 1.5
-# Outcomes are scaled by this for the tree's exploration (about [-1, 1]).
-TREE_SCALE = 150.0
-# A candidate's value: "mean" over every descent, or "best" along the tree's choices.
-TREE_VALUE = "mean"
-# Bonus for winning a single-round game, in points (only the win matters there).
-SINGLE_ROUND_WIN = 100.0
+# Bonus for winning a single-round game, in points (only the win matters there; the
+# points only break ties). In a game to a target: a bonus for winning the round, and a
+# larger one for a round that ends the game.
+SINGLE_ROUND_WIN = 1000.0
+ROUND_WIN = 15.0
+GAME_WIN = 150.0
+# Most points a round is worth, beyond the bonuses (for scaling outcomes to about [-1, 1]).
+ROUND_POINTS = 50.0
 
 
 def _choice_table(beta: float) -> list[float]:
@@ -109,8 +111,8 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
     others = max(1, table.sides - 1)
     target = know.target
     scores = know.side_scores
-    win_bonus = SINGLE_ROUND_WIN if target <= 0 else 15.0
-    game_bonus = 150.0
+    win_bonus = SINGLE_ROUND_WIN if target <= 0 else ROUND_WIN
+    game_bonus = GAME_WIN
 
     def utility(side: int, points: int) -> float:
         if side == NO_WINNER:
@@ -123,6 +125,11 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
         return -value / others
 
     return utility
+
+
+def utility_scale(know: Knowledge) -> float:
+    """About the largest outcome ``make_utility`` gives, to scale outcomes to [-1, 1]."""
+    return (SINGLE_ROUND_WIN if know.target <= 0 else ROUND_WIN + GAME_WIN) + ROUND_POINTS
 
 
 class HardPlayer:
@@ -226,6 +233,7 @@ class HardPlayer:
         favourite tile. The computer's own later moves do not see the deal either (no
         strategy fusion): the value is that of "this play, then the model's play"."""
         utility = make_utility(know)
+        scale = utility_scale(know)
         table = know.table
         me = know.me
         nxt = 1 - me
@@ -260,7 +268,7 @@ class HardPlayer:
                     path.clear()
                     side, points, work = descend(table, hs, c.left, c.right, board, me, voids, trees[k], path)
                     value = utility(side, points)
-                    backup(path, w, value / TREE_SCALE)
+                    backup(path, w, value / scale)
                     spent += TREE_US * len(path)
                 else:
                     side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids)
@@ -269,8 +277,6 @@ class HardPlayer:
                 spent += ROLLOUT_US + MODEL_US * work
             if single_deal:
                 break
-        if DUEL_TREE and TREE_VALUE == "best":
-            return [replies_value(trees[k], weights, totals[k] / TREE_SCALE) * TREE_SCALE for k in range(len(cands))]
         return [t / weights if weights > 0 else 0.0 for t in totals]
 
 

@@ -36,6 +36,9 @@ from .sim import (
 
 # Sharpness of the choice: 0 makes every legal tile equally likely (no inference).
 TEMPER = 0.5
+# Rollouts update what each seat is known to lack when it passes (the model's choices then
+# react to it, as medium's do); False keeps the voids of the decision throughout.
+TRACK_VOIDS = True
 # A domino (the last tile) is always laid.
 _DOMINO = 1e3
 
@@ -132,6 +135,14 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
     return weight
 
 
+def with_void(voids: tuple[int, ...], seat: int, left: int, right: int) -> tuple[int, ...]:
+    """``voids`` once ``seat`` has passed on ends ``left``/``right``: it holds neither number."""
+    if left == NO_END or seat >= len(voids):
+        return voids
+    lacks = voids[seat] | NUM[left] | NUM[right]
+    return (*voids[:seat], lacks, *voids[seat + 1:])
+
+
 def rollout(
     table: Table,
     hands: list[int],
@@ -144,7 +155,8 @@ def rollout(
 ) -> tuple[int, int, int]:
     """Play the round to its end, every seat laying the model's favourite tile; return
     (winning side, points, model evaluations). ``hands`` and ``bone`` are consumed
-    (``bone.pop()`` draws). ``voids`` (what each seat is known to lack) stays as given."""
+    (``bone.pop()`` draws). ``voids`` (what each seat is known to lack) grows with the passes
+    (``TRACK_VOIDS``); a draw does not change it."""
     n = table.players
     closed = table.closed_board or not table.draw
     passes = 0
@@ -165,6 +177,8 @@ def rollout(
             passes += 1
             if passes >= n:
                 return (*round_result(table, hands, -1), work)
+            if TRACK_VOIDS:
+                voids = with_void(voids, seat, left, right)
             seat = seat + 1 if seat + 1 < n else 0
             continue
         passes = 0

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 
-from .model import model_play, rollout
+from . import model
+from .model import model_play, rollout, with_void
 from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, round_result
 
 # Exploration constant of UCB1, for outcomes scaled to about [-1, 1].
@@ -140,6 +141,8 @@ def descend(
             passes += 1
             if passes >= 2:
                 return (*round_result(table, hands, -1), work)
+            if model.TRACK_VOIDS:
+                voids = with_void(voids, other, left, right)
             reply = PASS
         node = replies.get(reply)
         fresh = node is None
@@ -152,6 +155,8 @@ def descend(
             passes += 1
             if passes >= 2:
                 return (*round_result(table, hands, -1), work)
+            if model.TRACK_VOIDS:
+                voids = with_void(voids, me, left, right)
         else:
             passes = 0
             h = hands[me] ^ 1 << move.tile
@@ -176,43 +181,3 @@ def backup(path: list[tuple[OwnNode, Move]], weight: float, reward: float) -> No
         move.weight += weight
         move.total += weight * reward
 
-
-def node_weight(node: OwnNode) -> tuple[float, float]:
-    """(weight, weighted total) of the descents that reached ``node``."""
-    weight = total = 0.0
-    for move in node.moves:
-        weight += move.weight
-        total += move.total
-    return weight, total
-
-
-def best_line_value(node: OwnNode) -> float:
-    """Mean outcome at ``node`` when the computer keeps to the tree's choice at every later
-    point (the most visited move), instead of the mean over every descent, whose exploring
-    moves pull it down."""
-    move = max(node.moves, key=lambda m: m.visits)
-    return move_value(move)
-
-
-def move_value(move: Move) -> float:
-    """Mean outcome of ``move`` followed by the tree's choices (see ``best_line_value``)."""
-    if move.weight <= 0:
-        return 0.0
-    total = move.total
-    for child in move.replies.values():
-        weight, child_total = node_weight(child)
-        if weight > 0:
-            total += weight * best_line_value(child) - child_total
-    return total / move.weight
-
-
-def replies_value(replies: dict[int, OwnNode], weight: float, total: float) -> float:
-    """``move_value`` for the candidate play of the root, whose descents weigh ``weight`` and
-    total ``total`` in all (some ended before reaching an own decision point)."""
-    if weight <= 0:
-        return 0.0
-    for child in replies.values():
-        child_weight, child_total = node_weight(child)
-        if child_weight > 0:
-            total += child_weight * best_line_value(child) - child_total
-    return total / weight

@@ -6,7 +6,7 @@ from random import Random
 
 from games.ai import choose_action
 from games.ai.base import candidates
-from games.ai.hard import HardPlayer
+from games.ai.hard import SINGLE_ROUND_WIN, HardPlayer
 from games.ai.knowledge import public_voids, read_view, tile_index
 from games.ai.model import TEMPER, choices_likelihood, model_play, rollout
 from games.ai.sim import ENDS_MASK
@@ -43,13 +43,14 @@ def test_the_model_chooses_like_the_tips_medium_follows():
 
 
 def test_a_rollout_plays_the_round_as_the_engine_does():
-    """Both seats laying the model's tile: the rollout ends the round as the engine would."""
+    """Both seats laying the model's tile: the rollout ends the round as the engine would, its
+    model reading at each play what the engine's view then shows of the passes."""
     for deal in range(40):
         state = new_game(DUEL, seed=f"rollout-{deal}")
         hands = [sum(1 << tile_index(x) for x in h) for h in state.hands]
         know = read_view(view_for(state, state.to_move))
         expected = rollout(know.table, hands[:], [], know.left, know.right, know.board, state.to_move,
-                           (0, 0))
+                           public_voids(know))
         while not state.round_over:
             view = view_for(state, state.to_move)
             know = read_view(view)
@@ -58,7 +59,7 @@ def test_a_rollout_plays_the_round_as_the_engine_does():
                 state = apply_action(state, view.legal[0])
                 continue
             tile, on_left = model_play(know.table, know.me, know.hand, options, know.left, know.right, know.board,
-                                       (0, 0))
+                                       public_voids(know))
             end = End.LEFT if on_left else End.RIGHT
             action = next(a for a in view.legal if tile_index(a.tile) == tile and (len(view.legal) == 1 or
                           a.end == end or not any(b.tile == a.tile and b.end == end for b in view.legal)))
@@ -98,6 +99,6 @@ def test_hard_duel_keeps_the_double_that_the_void_opponent_cannot_answer():
     cands = candidates(list(view.legal), know)
     values = HardPlayer(20).evaluate_duel(know, cands, Random(0), 20_000.0)
     by_tile = {c.tile: v for c, v in zip(cands, values, strict=True)}
-    assert by_tile[tile_index(t("6-6"))] > 100  # a sure win (bonus 100 + points)
+    assert by_tile[tile_index(t("6-6"))] > SINGLE_ROUND_WIN  # a sure win (the bonus + points)
     assert by_tile[tile_index(t("6-4"))] < 0
     assert choose_action(view, "hard", seed=3, budget_ms=20) == Play(0, t("6-6"), End.LEFT)
