@@ -9,26 +9,22 @@ from games import selectors, services
 from games.engine import legal_actions
 from games.models import Game, Table
 from games.modes import RANKED_MODES
+from games.tests.factories import seed_in_play
 
 
 def ranked_table(users: list[Any], mode: str = "duel-block") -> Table:
-    """A started ranked table of ``users``. About one block-game deal in a
-    hundred and twenty is blocked from the first tile (nobody holds the
-    opening number): such a deal is thrown away, the tests want a live game."""
+    """A started ranked table of ``users``, on a random deal whose first round is in play
+    (``seed_in_play``: the tests want a live game)."""
     spec = RANKED_MODES[mode]
-    for _attempt in range(50):
-        table = services.create_table(
-            kind=Table.Kind.RANKED,
-            rules=spec.rules,
-            preset=spec.preset,
-            seats=[services.SeatSpec(user=user) for user in users],
-            public=True,
-            mode=mode,
-        )
-        if Game.objects.get(table=table).to_move is not None:
-            return table
-        table.delete()
-    raise AssertionError("no playable deal in 50 attempts")
+    return services.create_table(
+        kind=Table.Kind.RANKED,
+        rules=spec.rules,
+        preset=spec.preset,
+        seats=[services.SeatSpec(user=user) for user in users],
+        public=True,
+        mode=mode,
+        server_seed=seed_in_play(spec.rules),
+    )
 
 
 def play_out(table: Table, *, seed: int = 0, max_moves: int = 3000) -> Game:
