@@ -135,6 +135,18 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
     return weight
 
 
+def model_move(
+    table: Table, seat: int, hand: int, options: int, left: int, right: int, board: int, voids: tuple[int, ...]
+) -> tuple[int, bool, int]:
+    """``model_play`` among ``options`` (tiles of ``hand`` that fit), plus the model
+    evaluations it cost: none for a lone tile with one way to lay it."""
+    t = options.bit_length() - 1
+    if options & (options - 1) == 0 and (left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0):
+        return t, left == NO_END or OTHER[t * 7 + left] >= 0, 0
+    tile, on_left = model_play(table, seat, hand, options, left, right, board, voids)
+    return tile, on_left, options.bit_count()
+
+
 def with_void(voids: tuple[int, ...], seat: int, left: int, right: int) -> tuple[int, ...]:
     """``voids`` once ``seat`` has passed on ends ``left``/``right``: it holds neither number."""
     if left == NO_END or seat >= len(voids):
@@ -182,12 +194,8 @@ def rollout(
             seat = seat + 1 if seat + 1 < n else 0
             continue
         passes = 0
-        t = m.bit_length() - 1
-        if m & (m - 1) == 0 and (left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0):
-            on_left = left == NO_END or OTHER[t * 7 + left] >= 0  # one tile, one way to lay it
-        else:
-            work += m.bit_count()
-            t, on_left = model_play(table, seat, h, m, left, right, board, voids)
+        t, on_left, cost = model_move(table, seat, h, m, left, right, board, voids)
+        work += cost
         h ^= 1 << t
         hands[seat] = h
         board |= 1 << t

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from . import model
-from .model import model_play, rollout, with_void
+from .model import model_move, model_play, rollout, with_void
 from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, round_result
 
 # Exploration constant of UCB1, for outcomes scaled to about [-1, 1].
@@ -122,12 +122,8 @@ def descend(
         m = h & ENDS_MASK[left * 8 + right]
         if m:
             passes = 0
-            t = m.bit_length() - 1
-            if m & (m - 1) == 0 and (left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0):
-                on_left = left == NO_END or OTHER[t * 7 + left] >= 0
-            else:
-                work += m.bit_count()
-                t, on_left = model_play(table, other, h, m, left, right, board, voids)
+            t, on_left, cost = model_move(table, other, h, m, left, right, board, voids)
+            work += cost
             h ^= 1 << t
             hands[other] = h
             board |= 1 << t

@@ -12,7 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.stack import Stack, claim_redis_db, create_database, drop_database, release_redis_db
+from tests.support.stack import (
+    Stack,
+    claim_redis_db,
+    create_database,
+    drop_database,
+    guarded,
+    release_redis_db,
+)
 
 # Short enough for a test, above the longest move of the tests (AI_MOVE_DELAY_MS).
 VISIBILITY_TIMEOUT_S = 10
@@ -48,13 +55,8 @@ def stack(stack_database: str, stack_redis: str, tmp_path_factory: pytest.TempPa
             "CELERY_RESTORE_INTERVAL": "1",
         },
     )
-    try:
+    with guarded(running):
         running.start_web("a")
         running.start_web("b")
         running.start_worker("worker")
         yield running
-    except BaseException:
-        print(running.logs())
-        raise
-    finally:
-        running.stop_all()

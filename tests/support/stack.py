@@ -428,7 +428,19 @@ def fresh_stack(
     and everything is stopped, released and dropped afterwards."""
     database = create_database(postgres_url, prefix)
     redis = claim_redis_db(redis_url)
-    running = Stack(workdir, database_url=database, redis_url=redis, env_overrides=dict(env_overrides))
+    try:
+        stack = Stack(workdir, database_url=database, redis_url=redis, env_overrides=dict(env_overrides))
+        with guarded(stack) as running:
+            yield running
+    finally:
+        release_redis_db(redis)
+        drop_database(postgres_url, database)
+
+
+@contextlib.contextmanager
+def guarded(running: Stack) -> Iterator[Stack]:
+    """``running`` for the block: every process's log is printed if the block fails, and
+    every process is stopped afterwards."""
     try:
         yield running
     except BaseException:
@@ -436,5 +448,3 @@ def fresh_stack(
         raise
     finally:
         running.stop_all()
-        release_redis_db(redis)
-        drop_database(postgres_url, database)
