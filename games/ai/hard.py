@@ -30,7 +30,7 @@ from .medium import score_play
 from .model import TEMPER, choices_likelihood, rollout
 from .sim import IS_DOUBLE, NO_WINNER, PIPS, make_policy, playout, round_result
 from .solver import Solver, SolverBudget
-from .tree import OwnNode, backup, descend
+from .tree import Move, OwnNode, backup, descend
 
 DEFAULT_BUDGET_MS = 250
 # The cost model of the budget: estimated microseconds (one core of the
@@ -111,7 +111,7 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
     others = max(1, table.sides - 1)
     target = know.target
     scores = know.side_scores
-    win_bonus = SINGLE_ROUND_WIN if target <= 0 else ROUND_WIN
+    win_bonus = _win_bonus(know)
     game_bonus = GAME_WIN
 
     def utility(side: int, points: int) -> float:
@@ -127,9 +127,13 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
     return utility
 
 
+def _win_bonus(know: Knowledge) -> float:
+    return SINGLE_ROUND_WIN if know.target <= 0 else ROUND_WIN
+
+
 def utility_scale(know: Knowledge) -> float:
     """About the largest outcome ``make_utility`` gives, to scale outcomes to [-1, 1]."""
-    return (SINGLE_ROUND_WIN if know.target <= 0 else ROUND_WIN + GAME_WIN) + ROUND_POINTS
+    return _win_bonus(know) + (GAME_WIN if know.target > 0 else 0.0) + ROUND_POINTS
 
 
 class HardPlayer:
@@ -230,8 +234,10 @@ class HardPlayer:
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel: for each deal (weighted by the model's likelihood of the other seat's
         plays), each candidate is followed by a rollout where both seats play the model's
-        favourite tile. The computer's own later moves do not see the deal either (no
-        strategy fusion): the value is that of "this play, then the model's play"."""
+        favourite tile for the hand the deal gives it, and the computer's own later moves
+        are searched by a tree keyed by what it will have seen (``games.ai.tree``), so they
+        never read the deal (no strategy fusion). With ``DUEL_TREE`` off, they follow the
+        model too: the value is that of "this play, then the model's play"."""
         utility = make_utility(know)
         scale = utility_scale(know)
         table = know.table
@@ -246,7 +252,7 @@ class HardPlayer:
         single_deal = _single_deal(dealer)
         totals = [0.0] * len(cands)
         trees: list[dict[int, OwnNode]] = [{} for _ in cands]
-        path: list[tuple[OwnNode, Any]] = []
+        path: list[tuple[OwnNode, Move]] = []
         weights = 0.0
         spent = SETUP_US
         deals = 0
