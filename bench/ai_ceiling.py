@@ -1,4 +1,5 @@
-"""The ceiling of any player against medium in duel-block: players that cheat.
+"""The ceiling of any player against medium in duel-block (players that cheat), and how
+the levels fare against players of other kinds.
 
 Run from the repository root: ``.venv/bin/python bench/ai_ceiling.py``.
 
@@ -15,7 +16,12 @@ script measures two players that see everything:
   replies, so it wins every deal that can be won against medium at all. No
   player can do better against medium.
 
-and, for comparison, the honest levels (``hard``, ``medium``, ``easy``).
+and, for comparison, the honest levels (``hard``, ``medium``, ``easy``) and ``heavy``,
+the simplest program outside the project one meets: it lays its heaviest tile that fits
+(a double first among equals), on the first end it fits; and ``light``, its opposite (the
+lightest tile first), a player whose plays say the reverse of what the usual tips suggest.
+With ``--against`` any honest player can be the opponent, to see how each reads a player
+that is not medium.
 Duplicate deals as in ``bench/ai.py`` (each deal played again with seats
 swapped, same seeds ``bench-<n>``), so the rows are paired with its numbers.
 """
@@ -41,9 +47,9 @@ from games.ai.knowledge import read_view, tile_index  # noqa: E402
 from games.ai.medium import score_play  # noqa: E402
 from games.ai.sim import NO_WINNER  # noqa: E402
 from games.ai.solver import Solver  # noqa: E402
-from games.engine import Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
+from games.engine import Play, Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
-PLAYERS = ("oracle", "exploit", "hard", "medium", "easy")
+PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light")
 
 
 def oracle(state: State, seat: int) -> Any:
@@ -89,11 +95,22 @@ def exploit(state: State, seat: int) -> Any:
     return legal[-max(scored)[1]]
 
 
+def greedy(state: State, seat: int, sign: int) -> Any:
+    """The heaviest (``sign`` 1) or lightest (-1) tile that fits, a double first among equals."""
+    legal = list(view_for(state, seat).legal)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return legal[0]
+    return max(plays, key=lambda a: (sign * a.tile.pips, a.tile.is_double))
+
+
 def act(level: str, state: State, seat: int, seed: int, budget: float | None) -> Any:
     if level == "oracle":
         return oracle(state, seat)
     if level == "exploit":
         return exploit(state, seat)
+    if level in ("heavy", "light"):
+        return greedy(state, seat, 1 if level == "heavy" else -1)
     return choose_action(view_for(state, seat), level, seed=seed, budget_ms=budget)
 
 
@@ -131,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
+    if "exploit" in args.players and args.against != "medium":
+        parser.error("exploit plays against medium's replies: use it with --against medium")
     rules = replace(rules_for("duel-block", players=2, teams=False), target=0)
     print(f"duel-block, {args.deals} duplicate deals (bench-{args.first}..), {2 * args.deals} rounds per row")
     print(f"{'A vs B':20} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>12} {'A pts share':>11}")
