@@ -20,6 +20,9 @@ and, for comparison, the honest levels (``hard``, ``medium``, ``easy``) and ``he
 the simplest program outside the project one meets: it lays its heaviest tile that fits
 (a double first among equals), on the first end it fits; and ``light``, its opposite (the
 lightest tile first), a player whose plays say the reverse of what the usual tips suggest.
+``pimc`` is hard's general path played in the block duel (``hard.DUEL_ROLLOUTS`` off:
+perfect-information Monte Carlo over consistent deals, playouts, a pips-only reading of
+the other seat's plays, exact endgames), the usual design of a strong dominoes program.
 With ``--against`` any honest player can be the opponent, to see how each reads a player
 that is not medium.
 Duplicate deals as in ``bench/ai.py`` (each deal played again with seats
@@ -41,7 +44,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import wilson  # noqa: E402
-from games.ai import choose_action  # noqa: E402
+from games.ai import choose_action, hard  # noqa: E402
 from games.ai.base import candidates  # noqa: E402
 from games.ai.knowledge import read_view, tile_index  # noqa: E402
 from games.ai.medium import score_play  # noqa: E402
@@ -49,7 +52,7 @@ from games.ai.sim import NO_WINNER  # noqa: E402
 from games.ai.solver import Solver  # noqa: E402
 from games.engine import Play, Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
-PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light")
+PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light", "pimc")
 
 
 def oracle(state: State, seat: int) -> Any:
@@ -104,11 +107,22 @@ def greedy(state: State, seat: int, sign: int) -> Any:
     return max(plays, key=lambda a: (sign * a.tile.pips, a.tile.is_double))
 
 
+def pimc(state: State, seat: int, seed: int, budget: float | None) -> Any:
+    """Hard without its block-duel search (see the module docstring)."""
+    hard.DUEL_ROLLOUTS = False
+    try:
+        return choose_action(view_for(state, seat), "hard", seed=seed, budget_ms=budget)
+    finally:
+        hard.DUEL_ROLLOUTS = True
+
+
 def act(level: str, state: State, seat: int, seed: int, budget: float | None) -> Any:
     if level == "oracle":
         return oracle(state, seat)
     if level == "exploit":
         return exploit(state, seat)
+    if level == "pimc":
+        return pimc(state, seat, seed, budget)
     if level in ("heavy", "light"):
         return greedy(state, seat, 1 if level == "heavy" else -1)
     return choose_action(view_for(state, seat), level, seed=seed, budget_ms=budget)
