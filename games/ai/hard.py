@@ -24,10 +24,11 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from . import model
 from .base import Candidate, candidates
 from .knowledge import Choice, Dealer, Knowledge, public_voids, read_view
 from .medium import score_play
-from .model import TEMPER, choices_likelihood, rollout
+from .model import choices_likelihood, rollout
 from .sim import IS_DOUBLE, NO_WINNER, PIPS, make_policy, playout, round_result
 from .solver import Solver, SolverBudget
 from .tree import Move, OwnNode, backup, descend
@@ -172,7 +173,8 @@ class HardPlayer:
         dealer = Dealer(know, rng)
         deal_us = DEAL_US + (SWAP_US * dealer.swaps if dealer.constrained else 0.0)
         tips = OPPONENT_MODEL == "tips"
-        choices = know.choices if (TEMPER if tips else BETA) > 0 else []
+        temper = model.TEMPER  # read here, not bound at import: overrides apply
+        choices = know.choices if (temper if tips else BETA) > 0 else []
         likelihood = _choice_table(BETA) if choices else []
         if choices:
             deal_us += WEIGH_US + (MODEL_CHOICE_US if tips else CHOICE_US) * len(choices)
@@ -193,7 +195,7 @@ class HardPlayer:
             if not choices:
                 w = 1.0
             elif tips:
-                w = choices_likelihood(table, choices, dealer.held_before(), TEMPER)
+                w = choices_likelihood(table, choices, dealer.held_before(), temper)
             else:
                 w = choice_weight(choices, dealer.held_before(), likelihood)
             if solver is not None:
@@ -245,7 +247,8 @@ class HardPlayer:
         nxt = 1 - me
         dealer = Dealer(know, rng)
         deal_us = DEAL_US + (SWAP_US * dealer.swaps if dealer.constrained else 0.0)
-        choices = know.choices if TEMPER > 0 else []
+        temper = model.TEMPER
+        choices = know.choices if temper > 0 else []
         if choices:
             deal_us += WEIGH_US + MODEL_CHOICE_US * len(choices)
         voids = public_voids(know)
@@ -259,7 +262,7 @@ class HardPlayer:
         while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
             hands, _bone = dealer.deal()
             spent += deal_us
-            w = choices_likelihood(table, choices, dealer.held_before(), TEMPER) if choices else 1.0
+            w = choices_likelihood(table, choices, dealer.held_before(), temper) if choices else 1.0
             deals += 1
             weights += w
             for k, c in enumerate(cands):
