@@ -20,7 +20,7 @@ and, for comparison, the honest levels (``hard``, ``medium``, ``easy``) and ``he
 the simplest program outside the project one meets: it lays its heaviest tile that fits
 (a double first among equals), on the first end it fits; and ``light``, its opposite (the
 lightest tile first), a player whose plays say the reverse of what the usual tips suggest.
-``pimc`` is hard's general path played in the block duel (``hard.DUEL_ROLLOUTS`` off:
+``pimc`` is hard's general path played in the block duel (``HardPlayer(duel_search=False)``:
 perfect-information Monte Carlo over consistent deals, playouts, a pips-only reading of
 the other seat's plays, exact endgames), the usual design of a strong dominoes program.
 With ``--against`` any honest player can be the opponent, to see how each reads a player
@@ -37,6 +37,7 @@ import time
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from random import Random
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import wilson  # noqa: E402
-from games.ai import choose_action, hard  # noqa: E402
+from games.ai import HardPlayer, choose_action  # noqa: E402
 from games.ai.base import candidates  # noqa: E402
 from games.ai.knowledge import read_view, tile_index  # noqa: E402
 from games.ai.medium import score_play  # noqa: E402
@@ -108,12 +109,8 @@ def greedy(state: State, seat: int, sign: int) -> Any:
 
 
 def pimc(state: State, seat: int, seed: int, budget: float | None) -> Any:
-    """Hard without its block-duel search (see the module docstring)."""
-    hard.DUEL_ROLLOUTS = False
-    try:
-        return choose_action(view_for(state, seat), "hard", seed=seed, budget_ms=budget)
-    finally:
-        hard.DUEL_ROLLOUTS = True
+    """Hard without its block-duel search (see the module docstring); seeded as ``choose_action``."""
+    return HardPlayer(budget, duel_search=False).choose(view_for(state, seat), Random(seed))
 
 
 def act(level: str, state: State, seat: int, seed: int, budget: float | None) -> Any:

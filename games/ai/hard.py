@@ -142,8 +142,11 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, budget_ms: float | None = None):
+    def __init__(self, budget_ms: float | None = None, *, duel_search: bool | None = None):
         self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        # Block duels searched by ``evaluate_duel`` (default ``DUEL_ROLLOUTS``); False plays
+        # them like every other setup (playouts, exact endgames).
+        self.duel_search = duel_search
 
     def choose(self, view: Any, rng: Random) -> Any:
         """Best expected play of ``view.legal`` over many consistent deals."""
@@ -164,7 +167,8 @@ class HardPlayer:
     def evaluate(self, know: Knowledge, cands: list[Candidate], rng: Random) -> list[float]:
         """Mean utility of each candidate over the deals the budget allows."""
         budget = max(1.0, self.budget_ms * 1000.0)
-        if DUEL_ROLLOUTS and know.table.players == 2 and not know.table.draw:
+        duel_search = DUEL_ROLLOUTS if self.duel_search is None else self.duel_search
+        if duel_search and know.table.players == 2 and not know.table.draw:
             return self.evaluate_duel(know, cands, rng, budget)
         utility = make_utility(know)
         table = know.table

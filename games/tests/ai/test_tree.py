@@ -99,4 +99,3 @@ def test_on_one_known_deal_the_tree_finds_the_best_response_to_the_model():
         first = node.moves[0]  # the model's own favourite
         improved += top is not first and first.total / max(first.weight, 1e-9) < best - 0.5
     assert improved > 0  # somewhere the tree beat following the model
-
