@@ -281,6 +281,9 @@ async def test_flooding_is_rate_limited_then_closed(monkeypatch) -> None:
             closed = output
             break
     assert closed == {"type": "websocket.close", "code": 4429}
+    # As a server would after the close: the socket is gone, the consumer ends
+    # (left running, its task is cancelled mid-wait when the test's loop closes).
+    await watcher.close()
     # The other sockets of the table are untouched.
     await sockets[0].send({"type": "ping"})
     assert (await sockets[0].until("pong"))["type"] == "pong"
