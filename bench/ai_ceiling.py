@@ -23,14 +23,21 @@ lightest tile first), a player whose plays say the reverse of what the usual tip
 ``pimc`` is hard's general path played in the block duel (``HardPlayer(duel_search=False)``:
 perfect-information Monte Carlo over consistent deals, playouts, a pips-only reading of
 the other seat's plays, exact endgames), the usual design of a strong dominoes program.
+Two more follow what open-source dominoes programs commonly do: ``frequent`` lays the
+tile that shares a number with the most tiles of its hand (ties at random), and ``mcts``
+is the naive search: a few deals of the unseen tiles that respect the counts only (no
+reading of passes or plays), a UCT search over each with random rollouts, the play with
+the best summed win rate.
 With ``--against`` any honest player can be the opponent, to see how each reads a player
-that is not medium.
-Duplicate deals as in ``bench/ai.py`` (each deal played again with seats
-swapped, same seeds ``bench-<n>``), so the rows are paired with its numbers.
+that is not medium; with ``--setup pairs`` the same in four-player pairs (the cheating
+players are for duel-block only).
+Duplicate deals as in ``bench/ai.py`` (each deal played again under every seating,
+same seeds ``bench-<n>``), so the rows are paired with its numbers.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import sys
 import time
@@ -44,28 +51,53 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.ai import wilson  # noqa: E402
+from bench.ai import SETUPS, seatings, wilson  # noqa: E402
 from games.ai import HardPlayer, choose_action  # noqa: E402
-from games.ai.base import candidates  # noqa: E402
-from games.ai.knowledge import read_view, tile_index  # noqa: E402
+from games.ai.base import Candidate, candidates  # noqa: E402
+from games.ai.knowledge import Knowledge, read_view, tile_index  # noqa: E402
 from games.ai.medium import score_play  # noqa: E402
-from games.ai.sim import NO_WINNER  # noqa: E402
+from games.ai.sim import (  # noqa: E402
+    ALL_TILES,
+    ENDS_MASK,
+    NO_END,
+    NO_WINNER,
+    NUM,
+    OTHER,
+    Table,
+    bits,
+    play_tile,
+    round_result,
+)
 from games.ai.solver import Solver  # noqa: E402
 from games.engine import Play, Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
-PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light", "pimc")
+PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light", "frequent", "mcts", "pimc")
+CHEATS = ("oracle", "exploit")
+# The naive search: deals of the unseen tiles, UCT iterations on each, exploration constant.
+MCTS_DEALS = 10
+MCTS_ITERATIONS = 1000
+MCTS_EXPLORE = 1.4
+
+
+def _choice(state: State, seat: int) -> tuple[Any, Knowledge | None, list[Candidate]]:
+    """(the seat's view, what it knows, its distinct plays) when it has a real choice; else
+    (the only sensible action, None, [])."""
+    view = view_for(state, seat)
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return legal[0], None, []
+    know = read_view(view)
+    cands = candidates(legal, know)
+    if len(cands) <= 1:
+        return (cands[0].action if cands else legal[0]), None, []
+    return view, know, cands
 
 
 def oracle(state: State, seat: int) -> Any:
     """Perfect-information minimax for the win (sees every hand)."""
-    view = view_for(state, seat)
-    legal = list(view.legal)
-    if len(legal) == 1:
-        return legal[0]
-    know = read_view(view)
-    cands = candidates(legal, know)
-    if len(cands) <= 1:
-        return cands[0].action if cands else legal[0]
+    view, know, cands = _choice(state, seat)
+    if know is None:
+        return view
     hands = [sum(1 << tile_index(t) for t in h) for h in state.hands]
     me_side = know.table.side(seat)
 
@@ -108,6 +140,121 @@ def greedy(state: State, seat: int, sign: int) -> Any:
     return max(plays, key=lambda a: (sign * a.tile.pips, a.tile.is_double))
 
 
+def frequent(state: State, seat: int, seed: int) -> Any:
+    """The tile sharing a number with the most tiles of the hand (itself included), ties at random."""
+    view = view_for(state, seat)
+    plays = [a for a in view.legal if isinstance(a, Play)]
+    if not plays:
+        return view.legal[0]
+
+    def links(action: Any) -> int:
+        a, b = action.tile.low, action.tile.high
+        return sum(1 for t in view.hand if a in (t.low, t.high) or b in (t.low, t.high))
+
+    most = max(links(a) for a in plays)
+    return Random(seed).choice([a for a in plays if links(a) == most])
+
+
+# A position of the naive search: hands, left end, right end, tiles on the table, seat to move,
+# passes in a row. A move: (tile, new left end, new right end), or PASS_MOVE.
+Position = tuple[tuple[int, ...], int, int, int, int, int]
+PASS_MOVE = (-1, -1, -1)
+
+
+def _moves(hand: int, left: int, right: int) -> list[tuple[int, int, int]]:
+    """The distinct plays of ``hand`` on the ends (a pass when none fits)."""
+    if left == NO_END:
+        return [(t, *play_tile(left, right, t, True)) for t in bits(hand)]
+    out: list[tuple[int, int, int]] = []
+    for t in bits(hand & ENDS_MASK[left * 8 + right]):
+        for on_left in (True, False):
+            if not on_left and left == right:
+                break
+            if OTHER[t * 7 + (left if on_left else right)] >= 0:
+                out.append((t, *play_tile(left, right, t, on_left)))
+    return out or [PASS_MOVE]
+
+
+def _step(table: Table, pos: Position, move: tuple[int, int, int]) -> tuple[Position, int | None]:
+    """The position after ``move``, and the winning side once the round is over (NO_WINNER
+    for a tie), else None."""
+    hands, left, right, board, seat, passes = pos
+    nxt = (seat + 1) % table.players
+    t, new_left, new_right = move
+    if t < 0:
+        if passes + 1 >= table.players:
+            return pos, round_result(table, list(hands), -1)[0]
+        return (hands, left, right, board, nxt, passes + 1), None
+    hs = list(hands)
+    hs[seat] ^= 1 << t
+    board |= 1 << t
+    if not hs[seat]:
+        return pos, round_result(table, hs, seat)[0]
+    if new_left == new_right and board & NUM[new_left] == NUM[new_left]:
+        return pos, round_result(table, hs, -1)[0]
+    return (tuple(hs), new_left, new_right, board, nxt, 0), None
+
+
+def _uct(table: Table, start: Position, rng: Random, iterations: int) -> dict[tuple[int, int, int], float]:
+    """UCT over one fully known deal with random rollouts: the win rate of each first move."""
+    nodes: dict[Position, tuple[list[tuple[int, int, int]], list[int], list[float]]] = {}
+    for _ in range(iterations):
+        pos, path, over = start, [], None
+        while over is None:
+            node = nodes.get(pos)
+            fresh = node is None
+            if node is None:
+                moves = _moves(pos[0][pos[4]], pos[1], pos[2])
+                node = (moves, [0] * len(moves), [0.0] * len(moves))
+                nodes[pos] = node
+            moves, visits, wins = node
+            total = sum(visits)
+            untried = [k for k, v in enumerate(visits) if v == 0]
+            if untried:
+                k = rng.choice(untried)
+            else:
+                k = max(range(len(moves)), key=lambda i: wins[i] / visits[i]
+                        + MCTS_EXPLORE * math.sqrt(math.log(total) / visits[i]))
+            path.append((node, k, table.side(pos[4])))
+            pos, over = _step(table, pos, moves[k])
+            if fresh:
+                break
+        while over is None:
+            pos, over = _step(table, pos, rng.choice(_moves(pos[0][pos[4]], pos[1], pos[2])))
+        for (_, visits, wins), k, side in path:
+            visits[k] += 1
+            wins[k] += 0.5 if over == NO_WINNER else float(over == side)
+    moves, visits, wins = nodes[start]
+    return {m: wins[k] / visits[k] for k, m in enumerate(moves) if visits[k]}
+
+
+def mcts(state: State, seat: int, seed: int) -> Any:
+    """The naive determinized search (see the module docstring)."""
+    view, know, cands = _choice(state, seat)
+    if know is None:
+        return view
+    rng = Random(seed)
+    unseen = bits(ALL_TILES & ~know.hand & ~know.board)
+    summed = [0.0] * len(cands)
+    for _ in range(MCTS_DEALS):
+        rng.shuffle(unseen)
+        hands, taken = [], 0
+        for s, count in enumerate(view.hand_counts):
+            if s == seat:
+                hands.append(know.hand)
+                continue
+            hands.append(sum(1 << t for t in unseen[taken:taken + count]))
+            taken += count
+        start = (tuple(hands), know.left, know.right, know.board, seat, 0)
+        rates = _uct(know.table, start, rng, MCTS_ITERATIONS)
+        for k, c in enumerate(cands):
+            if know.left == NO_END:
+                summed[k] += rates.get((c.tile, c.left, c.right), 0.0)
+            else:
+                summed[k] += max(rates.get((c.tile, c.left, c.right), 0.0), rates.get((c.tile, c.right, c.left), 0.0))
+    return cands[max(range(len(cands)), key=lambda k: summed[k])].action
+
+
 def pimc(state: State, seat: int, seed: int, budget: float | None) -> Any:
     """Hard without its block-duel search (see the module docstring); seeded as ``choose_action``."""
     return HardPlayer(budget, duel_search=False).choose(view_for(state, seat), Random(seed))
@@ -122,27 +269,31 @@ def act(level: str, state: State, seat: int, seed: int, budget: float | None) ->
         return pimc(state, seat, seed, budget)
     if level in ("heavy", "light"):
         return greedy(state, seat, 1 if level == "heavy" else -1)
+    if level == "frequent":
+        return frequent(state, seat, seed)
+    if level == "mcts":
+        return mcts(state, seat, seed)
     return choose_action(view_for(state, seat), level, seed=seed, budget_ms=budget)
 
 
 def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int, int, int]]:
-    """One deal, both seatings: per game (A won 1 / lost -1 / draw 0, A's points, B's points)."""
+    """One deal under every seating: per game (A won 1 / lost -1 / draw 0, A's points, B's points)."""
     rules, level_a, level_b, deal, budget = job
     out = []
-    for a_seat in (0, 1):
+    for seating in seatings(rules):
         state = new_game(rules, seed=f"bench-{deal}")
         step = 0
         while not state.round_over:
             seat = state.to_move
             assert seat is not None
-            level = level_a if seat == a_seat else level_b
+            level = level_a if seating[seat] else level_b
             state = apply_action(state, act(level, state, seat, deal * 1000 + step, budget))
             step += 1
         result = state.round_result
         assert result is not None
         if result.winner is None:
             out.append((0, 0, 0))
-        elif result.winner == a_seat:
+        elif seating[result.winner]:
             out.append((1, result.points, 0))
         else:
             out.append((-1, 0, result.points))
@@ -155,14 +306,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0, help="first deal number (default 0)")
     parser.add_argument("--players", nargs="*", default=["oracle", "exploit"], choices=PLAYERS,
                         help="players to measure against --against (default: oracle exploit)")
-    parser.add_argument("--against", default="medium", choices=PLAYERS[2:], help="opponent (default medium)")
+    parser.add_argument("--against", default="medium", choices=[p for p in PLAYERS if p not in CHEATS],
+                        help="opponent (default medium)")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--setup", default="duel-block", choices=("duel-block", "pairs"),
+                        help="duel-block (default) or pairs (arena, four players in two pairs)")
     args = parser.parse_args(argv)
     if "exploit" in args.players and args.against != "medium":
         parser.error("exploit plays against medium's replies: use it with --against medium")
-    rules = replace(rules_for("duel-block", players=2, teams=False), target=0)
-    print(f"duel-block, {args.deals} duplicate deals (bench-{args.first}..), {2 * args.deals} rounds per row")
+    if args.setup != "duel-block" and set(args.players) & set(CHEATS):
+        parser.error("oracle and exploit are for duel-block only")
+    label, preset, players, teams = next(s for s in SETUPS if s[0].startswith(args.setup))
+    rules = replace(rules_for(preset, players=players, teams=teams), target=0)
+    rounds = len(seatings(rules)) * args.deals
+    print(f"{label}, {args.deals} duplicate deals (bench-{args.first}..), {rounds} rounds per row")
     print(f"{'A vs B':20} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>12} {'A pts share':>11}")
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
         for level in args.players:
