@@ -24,6 +24,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from random import Random
@@ -33,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from games.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
-from games.engine import Rules, apply_action, new_game, rules_for, view_for  # noqa: E402
+from games.engine import Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
 # (label, preset, players, teams)
 SETUPS: list[tuple[str, str, int, bool]] = [
@@ -63,8 +64,17 @@ def seatings(rules: Rules) -> list[list[bool]]:
     return [[s == k for s in range(n)] for k in range(n)]
 
 
-def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int, int, int]]:
-    """Play one deal under every seating: per game (A won 1/lost -1/draw 0, A's points, B's points)."""
+def act_on_view(level: str, state: State, seat: int, seed: int, budget_ms: float | None) -> object:
+    """``act`` from the seat's view: all an honest player reads."""
+    return act(level, view_for(state, seat), seed, budget_ms)
+
+
+Move = Callable[[str, State, int, int, "float | None"], object]
+
+
+def play_deal(job: tuple[Rules, str, str, int, float | None], move: Move = act_on_view) -> list[tuple[int, int, int]]:
+    """Play one deal under every seating: per game (A won 1/lost -1/draw 0, A's points, B's points).
+    ``move(level, state, seat, seed, budget)`` decides for a seat (the view only, by default)."""
     rules, level_a, level_b, deal, budget = job
     out = []
     for seating in seatings(rules):
@@ -73,7 +83,7 @@ def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int,
         while not state.round_over:
             seat = state.to_move
             level = level_a if seating[seat] else level_b
-            action = act(level, view_for(state, seat), deal * 1000 + step, budget)
+            action = move(level, state, seat, deal * 1000 + step, budget)
             state = apply_action(state, action)
             step += 1
         result = state.round_result

@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import ai as bench_ai  # noqa: E402
 from bench.ai import SETUPS, seatings, wilson  # noqa: E402
 from games.ai import HardPlayer, choose_action  # noqa: E402
 from games.ai.base import Candidate, candidates  # noqa: E402
@@ -69,7 +70,7 @@ from games.ai.sim import (  # noqa: E402
     round_result,
 )
 from games.ai.solver import Solver  # noqa: E402
-from games.engine import Play, Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
+from games.engine import Play, Rules, State, apply_action, rules_for, view_for  # noqa: E402
 
 PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light", "frequent", "mcts", "pimc")
 CHEATS = ("oracle", "exploit")
@@ -277,27 +278,8 @@ def act(level: str, state: State, seat: int, seed: int, budget: float | None) ->
 
 
 def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int, int, int]]:
-    """One deal under every seating: per game (A won 1 / lost -1 / draw 0, A's points, B's points)."""
-    rules, level_a, level_b, deal, budget = job
-    out = []
-    for seating in seatings(rules):
-        state = new_game(rules, seed=f"bench-{deal}")
-        step = 0
-        while not state.round_over:
-            seat = state.to_move
-            assert seat is not None
-            level = level_a if seating[seat] else level_b
-            state = apply_action(state, act(level, state, seat, deal * 1000 + step, budget))
-            step += 1
-        result = state.round_result
-        assert result is not None
-        if result.winner is None:
-            out.append((0, 0, 0))
-        elif seating[result.winner]:
-            out.append((1, result.points, 0))
-        else:
-            out.append((-1, 0, result.points))
-    return out
+    """One deal under every seating, as in ``bench/ai.py``, the players reading the whole state."""
+    return bench_ai.play_deal(job, act)
 
 
 def main(argv: list[str] | None = None) -> int:
