@@ -88,16 +88,41 @@ def every_event_since_joining(client: TableClient, last: int) -> list[int]:
     return list(range(client.joined_at + 1, last + 1))
 
 
-async def test_players_on_two_daphne_processes_see_each_others_moves(stack: Stack) -> None:
-    first, first_table = new_guest_game(stack.url("a"))
-    second, second_table = new_guest_game(stack.url("b"))
-    table_id = stack.django(SHARED_TABLE.format(tables=[first_table, second_table]))
-    assert isinstance(table_id, int)
+async def playable_guest_game(base_url: str) -> tuple[int, TableClient]:
+    """A guest's duel-block game against the computer, connected, where a move is possible
+    (see ``shared_table``)."""
+    for _ in range(5):
+        guest, table_id = new_guest_game(base_url)
+        client = TableClient(base_url, table_id, guest.cookie)
+        await client.connect()
+        if not client.state["view"]["game_over"]:
+            return table_id, client
+        await client.close()
+    raise AssertionError("five deals in a row ended before the first move")
 
-    on_a = TableClient(stack.url("a"), table_id, first.cookie)
-    on_b = TableClient(stack.url("b"), table_id, second.cookie)
-    await on_a.connect()
-    await on_b.connect()
+
+async def shared_table(stack: Stack) -> tuple[int, TableClient, TableClient]:
+    """A table of two guests, one connected through each Daphne process, where a move
+    is possible: a deal in which nobody can follow the opening double ends the round at
+    once (about one deal in 2,000), and then the table is dealt anew."""
+    for _ in range(5):
+        first, first_table = new_guest_game(stack.url("a"))
+        second, second_table = new_guest_game(stack.url("b"))
+        table_id = stack.django(SHARED_TABLE.format(tables=[first_table, second_table]))
+        assert isinstance(table_id, int)
+        on_a = TableClient(stack.url("a"), table_id, first.cookie)
+        on_b = TableClient(stack.url("b"), table_id, second.cookie)
+        await on_a.connect()
+        await on_b.connect()
+        if not on_a.state["view"]["game_over"]:
+            return table_id, on_a, on_b
+        await on_a.close()
+        await on_b.close()
+    raise AssertionError("five deals in a row ended before the first move")
+
+
+async def test_players_on_two_daphne_processes_see_each_others_moves(stack: Stack) -> None:
+    table_id, on_a, on_b = await shared_table(stack)
     try:
         assert {on_a.seat, on_b.seat} == {0, 1}
         while on_a.game_over is None or on_b.game_over is None:
@@ -177,9 +202,7 @@ async def test_a_worker_killed_mid_move_moves_once_after_restart(stack: Stack) -
     # kill lands while the task runs, unacknowledged.
     stack.stop("worker")
     stack.start_worker("worker", wait_for=CONSUMING, AI_MOVE_DELAY_MS=str(SLOW_MOVE_MS))
-    guest, table_id = new_guest_game(stack.url("b"))
-    client = TableClient(stack.url("b"), table_id, guest.cookie)
-    await client.connect()
+    table_id, client = await playable_guest_game(stack.url("b"))
     try:
         if not client.my_turn():  # the computer opened: wait for its move
             await client.wait_for(lambda f: f["type"] == "state" and bool(f["legal"]), timeout=30)
