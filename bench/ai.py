@@ -69,7 +69,7 @@ def act_on_view(level: str, state: State, seat: int, seed: int, budget_ms: float
     return act(level, view_for(state, seat), seed, budget_ms)
 
 
-Move = Callable[[str, State, int, int, "float | None"], object]
+Move = Callable[[str, State, int, int, float | None], object]
 
 
 def play_deal(job: tuple[Rules, str, str, int, float | None], move: Move = act_on_view) -> list[tuple[int, int, int]]:

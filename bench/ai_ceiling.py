@@ -81,7 +81,7 @@ MCTS_EXPLORE = 1.4
 
 
 def _choice(state: State, seat: int) -> tuple[Any, Knowledge | None, list[Candidate]]:
-    """(the seat's view, what it knows, its distinct plays) when it has a real choice; else
+    """(None, what the seat knows, its distinct plays) when it has a real choice; else
     (the only sensible action, None, [])."""
     view = view_for(state, seat)
     legal = list(view.legal)
@@ -91,14 +91,14 @@ def _choice(state: State, seat: int) -> tuple[Any, Knowledge | None, list[Candid
     cands = candidates(legal, know)
     if len(cands) <= 1:
         return (cands[0].action if cands else legal[0]), None, []
-    return view, know, cands
+    return None, know, cands
 
 
 def oracle(state: State, seat: int) -> Any:
     """Perfect-information minimax for the win (sees every hand)."""
-    view, know, cands = _choice(state, seat)
+    forced, know, cands = _choice(state, seat)
     if know is None:
-        return view
+        return forced
     hands = [sum(1 << tile_index(t) for t in h) for h in state.hands]
     me_side = know.table.side(seat)
 
@@ -231,16 +231,16 @@ def _uct(table: Table, start: Position, rng: Random, iterations: int) -> dict[tu
 
 def mcts(state: State, seat: int, seed: int) -> Any:
     """The naive determinized search (see the module docstring)."""
-    view, know, cands = _choice(state, seat)
+    forced, know, cands = _choice(state, seat)
     if know is None:
-        return view
+        return forced
     rng = Random(seed)
     unseen = bits(ALL_TILES & ~know.hand & ~know.board)
     summed = [0.0] * len(cands)
     for _ in range(MCTS_DEALS):
         rng.shuffle(unseen)
         hands, taken = [], 0
-        for s, count in enumerate(view.hand_counts):
+        for s, count in enumerate(know.counts):
             if s == seat:
                 hands.append(know.hand)
                 continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -88,24 +89,38 @@ def every_event_since_joining(client: TableClient, last: int) -> list[int]:
     return list(range(client.joined_at + 1, last + 1))
 
 
-async def playable_guest_game(base_url: str) -> tuple[int, TableClient]:
-    """A guest's duel-block game against the computer, connected, where a move is possible
-    (see ``shared_table``)."""
+async def until_playable(
+    open_table: Callable[[], Awaitable[tuple[int, list[TableClient]]]],
+) -> tuple[int, list[TableClient]]:
+    """A table opened by ``open_table`` (its id and connected clients) where a move is
+    possible: a duel-block deal in which nobody can follow the opening double ends the
+    round at once (about one deal in 2,000), and then a new table is dealt."""
     for _ in range(5):
-        guest, table_id = new_guest_game(base_url)
-        client = TableClient(base_url, table_id, guest.cookie)
-        await client.connect()
-        if not client.state["view"]["game_over"]:
-            return table_id, client
-        await client.close()
+        table_id, clients = await open_table()
+        if not clients[0].state["view"]["game_over"]:
+            return table_id, clients
+        for client in clients:
+            await client.close()
     raise AssertionError("five deals in a row ended before the first move")
 
 
+async def playable_guest_game(base_url: str) -> tuple[int, TableClient]:
+    """A guest's duel-block game against the computer, connected, where a move is possible."""
+
+    async def open_table() -> tuple[int, list[TableClient]]:
+        guest, table_id = new_guest_game(base_url)
+        client = TableClient(base_url, table_id, guest.cookie)
+        await client.connect()
+        return table_id, [client]
+
+    table_id, (client,) = await until_playable(open_table)
+    return table_id, client
+
+
 async def shared_table(stack: Stack) -> tuple[int, TableClient, TableClient]:
-    """A table of two guests, one connected through each Daphne process, where a move
-    is possible: a deal in which nobody can follow the opening double ends the round at
-    once (about one deal in 2,000), and then the table is dealt anew."""
-    for _ in range(5):
+    """A table of two guests, one connected through each Daphne process, where a move is possible."""
+
+    async def open_table() -> tuple[int, list[TableClient]]:
         first, first_table = new_guest_game(stack.url("a"))
         second, second_table = new_guest_game(stack.url("b"))
         table_id = stack.django(SHARED_TABLE.format(tables=[first_table, second_table]))
@@ -114,11 +129,10 @@ async def shared_table(stack: Stack) -> tuple[int, TableClient, TableClient]:
         on_b = TableClient(stack.url("b"), table_id, second.cookie)
         await on_a.connect()
         await on_b.connect()
-        if not on_a.state["view"]["game_over"]:
-            return table_id, on_a, on_b
-        await on_a.close()
-        await on_b.close()
-    raise AssertionError("five deals in a row ended before the first move")
+        return table_id, [on_a, on_b]
+
+    table_id, (on_a, on_b) = await until_playable(open_table)
+    return table_id, on_a, on_b
 
 
 async def test_players_on_two_daphne_processes_see_each_others_moves(stack: Stack) -> None:
