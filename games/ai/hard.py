@@ -220,7 +220,9 @@ class HardPlayer:
                 continue
             deals += 1
             weights += w
-            seed = rng.getrandbits(48)
+            # Every play's playout gets the same random numbers (common random numbers).
+            dice.seed(rng.getrandbits(48))
+            stream: list[float] = []
             for k, c in enumerate(cands):
                 hs = hands[:]
                 hs[me] ^= 1 << c.tile
@@ -228,9 +230,8 @@ class HardPlayer:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
                     continue
-                dice.seed(seed)
                 side, points, turns = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS, policy
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS, policy, stream
                 )
                 totals[k] += w * utility(side, points)
                 spent += PLAYOUT_US + TURN_US * turns

@@ -387,7 +387,7 @@ class Dealer:
         if self.constrained:
             self._mix(self.swaps)
         else:
-            self.rng.shuffle(self.tile)
+            shuffle(self.tile, self.rng)
         hands = [0] * know.table.players
         hands[know.me] = know.hand
         bone: list[int] = []
@@ -397,8 +397,22 @@ class Dealer:
             elif p == BONE:
                 bone.append(t)
         if self.constrained and len(bone) > 1:
-            self.rng.shuffle(bone)
+            shuffle(bone, self.rng)
         return hands, bone
+
+
+def shuffle(items: list[int], rng: Random) -> None:
+    """Shuffle ``items`` in place exactly as Python 3.11's ``rng.shuffle`` does (same order
+    from the same state), without a method call per element: the dealing loop runs it for
+    every deal, and this keeps decisions the same on any later Python."""
+    getrandbits = rng.getrandbits
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def _match(tiles: list[int], forbid: list[int], rng: Random) -> list[int] | None:

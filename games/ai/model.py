@@ -26,6 +26,7 @@ from .sim import (
     NO_END,
     NUM,
     OTHER,
+    OTHER_ROWS,
     PIPS,
     TILES,
     Table,
@@ -46,53 +47,85 @@ _DOMINO = 1e3
 _BASE_SCORE = [W_PIPS * PIPS[i] + (W_DOUBLE if IS_DOUBLE[i] else 0.0) for i in range(28)]
 
 
-def best_placement(
-    table: Table, seat: int, hand: int, tile: int, left: int, right: int, board: int, voids: tuple[int, ...]
-) -> tuple[float, bool]:
-    """(score, on the left end) of the best way for ``seat`` to lay ``tile`` from ``hand`` (its
-    hand before the play) on ends ``left``/``right`` with ``board`` on the table; ``voids[s]``:
-    the tiles of the numbers seat ``s`` is known to lack."""
-    rest = hand & ~(1 << tile)
-    if not rest:
-        return _DOMINO, True
-    if left == NO_END:
-        placements = [(TILES[tile], True)]
-    else:
-        placements = []
-        x = OTHER[tile * 7 + left]
-        if x >= 0:
-            placements.append(((x, right), True))
-        y = OTHER[tile * 7 + right]
-        if y >= 0 and (left != right or x < 0):
-            placements.append(((left, y), False))
-    base = _BASE_SCORE[tile] + W_SPREAD * distinct_numbers(rest)
-    unseen = ALL_TILES & ~hand & ~board  # what the seat cannot see
-    n = table.players
-    me_side = table.side(seat)
-    best = -1e9
-    best_left = True
-    for (new_left, new_right), on_left in placements:
-        exposed = new_left if on_left else new_right
-        open_mask = NUM[new_left] | NUM[new_right]
-        s = base + W_FOLLOW * (rest & open_mask).bit_count() + W_EXPOSED * (rest & NUM[exposed]).bit_count()
-        for j in range(1, n):
-            other = (seat + j) % n
+def _seat_terms(players: int, teams: bool) -> list[tuple[tuple[int, float, float], ...]]:
+    """For each seat, the other seats in turn order as (seat, term when it cannot follow the
+    new ends, term per unseen tile it could follow them with): an opponent that cannot
+    follow is good (the next one most), one that can is fed; a partner the reverse."""
+    out = []
+    for seat in range(players):
+        terms = []
+        for j in range(1, players):
+            other = (seat + j) % players
             weight = 1.0 if j == 1 else 0.5
-            void = voids[other] if other < len(voids) else 0
-            follow = (unseen & ~void & open_mask).bit_count()
-            if table.side(other) != me_side:
-                s += W_VOID * weight if not follow else -W_FEED * weight * follow
+            opponent = (other % 2 != seat % 2) if teams else True
+            if opponent:
+                terms.append((other, W_VOID * weight, -W_FEED * weight))
             else:
-                s += -W_PARTNER_BLOCK if not follow else W_FEED * follow
-        if s > best:
-            best = s
-            best_left = on_left
-    return best, best_left
+                terms.append((other, -W_PARTNER_BLOCK, W_FEED))
+        out.append(tuple(terms))
+    return out
 
 
-def play_score(table: Table, c: Choice, hand: int, tile: int) -> float:
-    """Score of laying ``tile`` from ``hand`` (the seat's hand before the play) in the situation of ``c``."""
-    return best_placement(table, c.seat, hand, tile, c.left, c.right, c.board, c.voids)[0]
+# _SEAT_TERMS[teams][players][seat]
+_SEAT_TERMS = [[_seat_terms(n, teams) if n else [] for n in range(5)] for teams in (False, True)]
+
+
+def placement_scores(
+    table: Table, seat: int, hand: int, options: int, left: int, right: int, board: int, voids: tuple[int, ...]
+) -> list[tuple[float, int, bool]]:
+    """(score, tile, on the left end) of the best way for ``seat`` to lay each tile of ``options``
+    (lowest tile first) from ``hand`` (its hand before the play) on ends ``left``/``right`` with
+    ``board`` on the table; ``voids[s]``: the tiles of the numbers seat ``s`` is known to lack.
+    Of two ways to lay a tile, the left end is kept unless the right one scores more."""
+    out = []
+    unseen = ALL_TILES & ~hand & ~board  # what the seat cannot see
+    n_voids = len(voids)
+    # Per next seat: (term when it cannot follow, term per tile it could follow with, the
+    # unseen tiles it may hold).
+    nexts = [
+        (blocked, feed, unseen & ~(voids[other] if other < n_voids else 0))
+        for other, blocked, feed in _SEAT_TERMS[table.teams][table.players][seat]
+    ]
+    on_left_end = OTHER_ROWS[left]
+    on_right_end = OTHER_ROWS[right]
+    while options:
+        low = options & -options
+        t = low.bit_length() - 1
+        options ^= low
+        rest = hand & ~low
+        if not rest:
+            out.append((_DOMINO, t, True))
+            continue
+        # Each way to lay it: (numbers then open, the number it exposes, on the left end).
+        if left == NO_END:
+            a, b = TILES[t]
+            ways: tuple[tuple[int, int, bool], ...] = ((NUM[a] | NUM[b], a, True),)
+        else:
+            x = on_left_end[t]
+            y = on_right_end[t]
+            if x >= 0:
+                if y >= 0 and left != right:
+                    ways = ((NUM[x] | NUM[right], x, True), (NUM[left] | NUM[y], y, False))
+                else:
+                    ways = ((NUM[x] | NUM[right], x, True),)
+            elif y >= 0:
+                ways = ((NUM[left] | NUM[y], y, False),)
+            else:
+                out.append((-1e9, t, True))  # fits neither end
+                continue
+        base = _BASE_SCORE[t] + W_SPREAD * distinct_numbers(rest)
+        best = -1e9
+        best_left = True
+        for open_mask, exposed, on_left in ways:
+            s = base + W_FOLLOW * (rest & open_mask).bit_count() + W_EXPOSED * (rest & NUM[exposed]).bit_count()
+            for blocked, feed, may in nexts:
+                follow = (may & open_mask).bit_count()
+                s += blocked if not follow else feed * follow
+            if s > best:
+                best = s
+                best_left = on_left
+        out.append((best, t, best_left))
+    return out
 
 
 def model_play(
@@ -101,11 +134,7 @@ def model_play(
     """The play (tile, on the left end) the model finds most natural among ``options``."""
     best = -1e18
     tile, on_left = -1, True
-    while options:
-        low = options & -options
-        t = low.bit_length() - 1
-        options ^= low
-        s, side = best_placement(table, seat, hand, t, left, right, board, voids)
+    for s, t, side in placement_scores(table, seat, hand, options, left, right, board, voids):
         if s > best:
             best, tile, on_left = s, t, side
     return tile, on_left
@@ -121,11 +150,7 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
             continue
         scores = []
         chosen = 0.0
-        while options:
-            low = options & -options
-            t = low.bit_length() - 1
-            options ^= low
-            s = play_score(table, c, hand, t)
+        for s, t, _on_left in placement_scores(table, c.seat, hand, options, c.left, c.right, c.board, c.voids):
             scores.append(s)
             if t == c.tile:
                 chosen = s

@@ -43,6 +43,8 @@ for _l in range(8):
     for _r in range(8):
         ENDS_MASK[_l * 8 + _r] = ALL_TILES if 7 in (_l, _r) else NUM[_l] | NUM[_r]
 NO_END = 7
+# OTHER_ROWS[n][i] = OTHER[i * 7 + n], and -2 for every tile on NO_END (no tile yet).
+OTHER_ROWS: list[list[int]] = [[OTHER[i * 7 + n] for i in range(N_TILES)] for n in range(7)] + [[-2] * N_TILES]
 
 # Pips of a whole mask by four table look-ups of 7 bits each.
 _PIP_CHUNKS: list[list[int]] = [
@@ -115,6 +117,13 @@ def round_result(table: Table, hands: list[int], domino_seat: int) -> tuple[int,
     round (the lightest hand wins).
     """
     n = table.players
+    if domino_seat >= 0 and not (table.teams and table.team_scoring == "opponents"):
+        # The hands are disjoint: the others' pips are the pips of their union.
+        rest = 0
+        for s in range(n):
+            if s != domino_seat:
+                rest |= hands[s]
+        return table.side(domino_seat), mask_pips(rest)
     pips = [mask_pips(h) for h in hands]
     if domino_seat >= 0:
         winner = domino_seat
@@ -145,6 +154,7 @@ def playout(
     rng: Random,
     eps: float = 0.1,
     policy: tuple[list[int], int] | None = None,
+    stream: list[float] | None = None,
 ) -> tuple[int, int, int]:
     """Play the round to its end from the given position; return (side, points, turns).
 
@@ -153,15 +163,24 @@ def playout(
     numbers, ``NO_END`` for both before the first tile. Every seat follows the
     same fast policy: mostly the heaviest tile (doubles favoured) that exposes
     a number its owner holds, with a small share of random choices.
+
+    The random numbers are ``rng.random()``'s. To give several playouts the same
+    ones (common random numbers) without seeding ``rng`` again for each, pass the
+    same ``stream`` list to all: the numbers drawn are kept there and read back by
+    the next playout, which draws from ``rng`` only beyond them.
     """
     n = table.players
     draw = table.draw and bool(bone)
     closed = table.closed_board or not table.draw
     num = NUM
-    other = OTHER
+    rows = OTHER_ROWS
     base, expose = policy or _POLICY
     ends_mask = ENDS_MASK
     random = rng.random
+    if stream is None:
+        stream = []
+    drawn = len(stream)
+    used = 0
     passes = 0
     turns = 0
     while True:
@@ -188,35 +207,52 @@ def playout(
         passes = 0
         if m & (m - 1) == 0:
             t = m.bit_length() - 1
-        elif random() < eps:
-            choices = bits(m)
-            t = choices[int(random() * len(choices))]
         else:
-            best = -1_000
-            t = -1
-            while m:
-                low = m & -m
-                i = low.bit_length() - 1
-                m ^= low
-                v = base[i]
-                x = other[i * 7 + left] if left != NO_END else -2
-                if x >= 0:
-                    v += (h & num[x]).bit_count() * expose
+            if used < drawn:
+                r = stream[used]
+            else:
+                r = random()
+                stream.append(r)
+                drawn += 1
+            used += 1
+            if r < eps:
+                choices = bits(m)
+                if used < drawn:
+                    r = stream[used]
                 else:
-                    x = other[i * 7 + right] if right != NO_END else -2
+                    r = random()
+                    stream.append(r)
+                    drawn += 1
+                used += 1
+                t = choices[int(r * len(choices))]
+            else:
+                best = -1_000
+                t = -1
+                on_left = rows[left]
+                on_right = rows[right]
+                while m:
+                    low = m & -m
+                    i = low.bit_length() - 1
+                    m ^= low
+                    v = base[i]
+                    x = on_left[i]
                     if x >= 0:
                         v += (h & num[x]).bit_count() * expose
-                if v > best:
-                    best = v
-                    t = i
+                    else:
+                        x = on_right[i]
+                        if x >= 0:
+                            v += (h & num[x]).bit_count() * expose
+                    if v > best:
+                        best = v
+                        t = i
         h ^= 1 << t
         hands[seat] = h
         board |= 1 << t
         if left == NO_END:
             left, right = TILES[t]
         else:
-            xl = other[t * 7 + left]
-            xr = other[t * 7 + right]
+            xl = rows[left][t]
+            xr = rows[right][t]
             if xl >= 0 and xr >= 0 and left != right:
                 # Fits both ends: expose the number the player holds more of.
                 if (h & num[xl]).bit_count() >= (h & num[xr]).bit_count():

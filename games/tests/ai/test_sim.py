@@ -59,6 +59,27 @@ def test_playouts_from_real_positions_end_with_every_tile_accounted_for(label, r
         assert turns >= 1
 
 
+@pytest.mark.parametrize(("label", "rules"), SETUPS, ids=[label for label, _ in SETUPS])
+def test_playouts_sharing_a_stream_get_the_numbers_of_a_fresh_seed_each(label, rules):
+    """Common random numbers: playouts of several plays handed one ``stream`` play exactly as
+    if the dice had been seeded again before each of them (and the stream is really reused)."""
+    know = read_view(view_for(new_game(rules, seed=f"crn-{label}"), 0))
+    state = new_game(rules, seed=f"crn-{label}")
+    hands = [sum(1 << t.index for t in hand) for hand in state.hands]
+    bone = [t.index for t in reversed(state.boneyard)]
+    starts = [(seat, eps) for seat in range(rules.players) for eps in (0.0, 0.1, 0.5, 1.0)]
+    for deal in range(10):
+        seed = Random(f"{label}-{deal}").getrandbits(48)
+        shared, fresh = Random(seed), Random()
+        stream: list[float] = []
+        for seat, eps in starts:
+            fresh.seed(seed)
+            expected = playout(know.table, hands[:], bone[:], NO_END, NO_END, 0, seat, fresh, eps)
+            got = playout(know.table, hands[:], bone[:], NO_END, NO_END, 0, seat, shared, eps, None, stream)
+            assert got == expected
+        assert stream
+
+
 def _minimax(table, hands, bone, left, right, seat, passes, me_side, utility):
     """Plain minimax, no pruning, no memory: the reference for the solver."""
     n = table.players
