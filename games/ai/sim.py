@@ -216,7 +216,6 @@ def playout(
                 drawn += 1
             used += 1
             if r < eps:
-                choices = bits(m)
                 if used < drawn:
                     r = stream[used]
                 else:
@@ -224,7 +223,10 @@ def playout(
                     stream.append(r)
                     drawn += 1
                 used += 1
-                t = choices[int(r * len(choices))]
+                # A tile at random: the k-th lowest of m.
+                for _ in range(int(r * m.bit_count())):
+                    m &= m - 1
+                t = (m & -m).bit_length() - 1
             else:
                 best = -1_000
                 t = -1
