@@ -38,9 +38,8 @@ if str(ROOT) not in sys.path:
 from bench.ai import SETUPS  # noqa: E402
 from games.ai import choose_action, hard  # noqa: E402
 from games.ai.base import candidates  # noqa: E402
-from games.ai.hard import HardPlayer  # noqa: E402
+from games.ai.hard import HardPlayer, best_of  # noqa: E402
 from games.ai.knowledge import read_view  # noqa: E402
-from games.ai.medium import score_play  # noqa: E402
 from games.engine import PlayerView, apply_action, new_game, rules_for, view_for  # noqa: E402
 
 # The reference searches with this budget (it stops at --reference-deals first).
@@ -69,39 +68,34 @@ def positions(setup: str, count: int) -> list[dict[str, Any]]:
     return out
 
 
-def override(sets: list[str]) -> None:
-    """Apply ``module.ATTR=value`` overrides (values are Python literals)."""
+def override(sets: list[str]) -> list[tuple[object, str, object]]:
+    """Apply ``module.ATTR=value`` overrides (values are Python literals); return
+    (module, attribute, previous value) of each, to put them back."""
+    previous = []
     for item in sets:
         name, value = item.split("=", 1)
         module, attr = name.rsplit(".", 1)
         target = importlib.import_module(module)
         if not hasattr(target, attr):
             raise SystemExit(f"--set {item}: {module} has no {attr}")
+        previous.append((target, attr, getattr(target, attr)))
         setattr(target, attr, ast.literal_eval(value))
+    return previous
 
 
 def values(job: tuple[dict[str, Any], float, int, int, list[str]]) -> tuple[list[float], int]:
     """Hard's value of every candidate of the position and the index of its choice."""
     view_dict, budget_ms, seed, max_deals, sets = job
-    saved = {item.split("=", 1)[0]: None for item in sets}
-    for name in saved:
-        module, attr = name.rsplit(".", 1)
-        saved[name] = getattr(importlib.import_module(module), attr)
-    old_max = hard.MAX_DEALS
-    override(sets)
-    hard.MAX_DEALS = max_deals
+    previous = override([*sets, f"games.ai.hard.MAX_DEALS={max_deals}"])
     try:
         view = PlayerView.from_dict(view_dict)
         know = read_view(view)
         cands = candidates(list(view.legal), know)
         totals = HardPlayer(budget_ms).evaluate(know, cands, Random(seed))
     finally:
-        hard.MAX_DEALS = old_max
-        for name, value in saved.items():
-            module, attr = name.rsplit(".", 1)
-            setattr(importlib.import_module(module), attr, value)
-    best = max(range(len(cands)), key=lambda k: (round(totals[k], 9), score_play(know, cands[k])))
-    return totals, best
+        for target, attr, value in reversed(previous):
+            setattr(target, attr, value)
+    return totals, best_of(know, cands, totals)
 
 
 def regrets(reference: list[tuple[list[float], int]], chosen: list[int]) -> list[float]:

@@ -137,6 +137,12 @@ def utility_scale(know: Knowledge) -> float:
     return _win_bonus(know) + (GAME_WIN if know.target > 0 else 0.0) + ROUND_POINTS
 
 
+def best_of(know: Knowledge, cands: list[Candidate], totals: list[float]) -> int:
+    """Index of the play with the best mean utility; ties (e.g. every play wins) go to
+    the heuristic's favourite."""
+    return max(range(len(cands)), key=lambda k: (round(totals[k], 9), score_play(know, cands[k])))
+
+
 class HardPlayer:
     """Determinized Monte Carlo over consistent deals, exact in small endgames."""
 
@@ -159,10 +165,7 @@ class HardPlayer:
             return legal[0]
         if len(cands) == 1:
             return cands[0].action
-        totals = self.evaluate(know, cands, rng)
-        # Ties (e.g. every play wins) go to the heuristic's favourite.
-        best = max(range(len(cands)), key=lambda k: (round(totals[k], 9), score_play(know, cands[k])))
-        return cands[best].action
+        return cands[best_of(know, cands, self.evaluate(know, cands, rng))].action
 
     def evaluate(self, know: Knowledge, cands: list[Candidate], rng: Random) -> list[float]:
         """Mean utility of each candidate over the deals the budget allows."""
