@@ -131,11 +131,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.setup}: {len(views)} positions, reference of {args.reference_deals:,} deals "
               f"({time.perf_counter() - start:.0f} s); regret in utility units (a win = 1,000)")
         runs = [(v, i, s) for i, v in enumerate(views) for s in range(args.seeds)]
+        ref = [reference[i] for _v, i, _s in runs]
         for budget in args.budgets:
             rows: dict[str, list[float]] = {}
             for label, sets in [("hard", []), *([("with " + " ".join(args.set), args.set)] if args.set else [])]:
                 picks = pool.map(values, [(v, budget, 7 * i + s, hard.MAX_DEALS, sets) for v, i, s in runs])
-                ref = [reference[i] for _v, i, _s in runs]
                 rows[label] = regrets(ref, [best for _totals, best in picks])
                 mean, half = mean_ci(rows[label])
                 agree = sum(1 for r in rows[label] if r == 0) / len(runs)
