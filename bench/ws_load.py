@@ -78,6 +78,8 @@ class Bench:
         self.tables: list[dict[str, Any]] = []
         self.computer_tables: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
+        # What --json writes (docs/performance.md, "JSON output").
+        self.summary: dict[str, Any] = {"paced": [], "saturate": []}
 
     def close(self) -> None:
         self.stack.stop_all()
@@ -201,76 +203,82 @@ class Bench:
         tables = self.ensure_tables(args.tables)
         print(
             f"\n# saturation: {args.tables} tables of 4, every seat moves as soon as it may "
-            f"({args.duration:g} s after {args.warmup:g} s warm-up)",
+            f"({args.duration:g} s after {args.warmup:g} s warm-up; {args.layer} layer)",
             flush=True,
         )
         header()
-        with self.servers(
-            ("relay", "daphne", RELAY_APP), DJANGO_SETTINGS_MODULE="bench.relay_app.settings"
-        ) as urls:
-            relay = self.run(
-                "relay yardstick",
-                "daphne x1",
+        for server in self.server_names():
+            relay = self.saturate_one("relay", server, tables)
+            site = self.saturate_one("site", server, tables)
+            self.summary["saturate"] += [relay, site]
+            if relay["moves_per_s"]:
+                ratio = site["moves_per_s"] / relay["moves_per_s"]
+                cpu = (
+                    site["cpu_ms_per_move"] / relay["cpu_ms_per_move"]
+                    if site["cpu_ms_per_move"] and relay["cpu_ms_per_move"]
+                    else None
+                )
+                print(
+                    f"  {server}: site / relay yardstick {site['moves_per_s']:.0f} / {relay['moves_per_s']:.0f} "
+                    f"moves/s = {ratio:.2f} (target >= 0.7: {'met' if ratio >= 0.7 else 'NOT met'}); CPU per move "
+                    + (
+                        f"{cpu:.2f} x the relay's (target <= 1.5: {'met' if cpu <= 1.5 else 'NOT met'})"
+                        if cpu is not None
+                        else "unknown"
+                    ),
+                    flush=True,
+                )
+        if args.two_processes:
+            with self.servers(
+                ("web-a", "daphne", "config.asgi:application"), ("web-b", "daphne", "config.asgi:application")
+            ) as urls:
+                self.run(
+                    "site",
+                    "daphne x2",
+                    urls,
+                    tables,
+                    mode="saturate",
+                    duration=args.duration,
+                    cpu_names=["web-a", "web-b"],
+                )
+
+    def server_names(self) -> list[str]:
+        return [name.strip() for name in self.args.paced_servers.split(",") if name.strip()]
+
+    def app_spec(self, app: str, server: str) -> tuple[tuple[str, str, str], dict[str, str]]:
+        """The process of ``app`` ("site" or "relay") on ``server``, and its
+        environment (the same channel layer for both)."""
+        env = {"CHANNEL_LAYER": self.args.layer}
+        if app == "relay":
+            env["DJANGO_SETTINGS_MODULE"] = "bench.relay_app.settings"
+            return (f"relay-{server}", server, RELAY_APP), env
+        return (f"site-{server}", server, "config.asgi:application"), env
+
+    def saturate_one(self, app: str, server: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
+        spec, env = self.app_spec(app, server)
+        with self.servers(spec, **env) as urls:
+            result = self.run(
+                "relay yardstick" if app == "relay" else "site",
+                f"{server} x1",
                 urls,
                 tables,
                 mode="saturate",
-                duration=args.duration,
-                relay=True,
-                cpu_names=["relay"],
+                duration=self.args.duration,
+                relay=app == "relay",
+                cpu_names=[spec[0]],
             )
-        with self.servers(("web-a", "daphne", "config.asgi:application")) as urls:
-            site = self.run(
-                "site",
-                "daphne x1",
-                urls,
-                tables,
-                mode="saturate",
-                duration=args.duration,
-                cpu_names=["web-a"],
-            )
-        with self.servers(
-            ("web-a", "daphne", "config.asgi:application"), ("web-b", "daphne", "config.asgi:application")
-        ) as urls:
-            self.run(
-                "site",
-                "daphne x2",
-                urls,
-                tables,
-                mode="saturate",
-                duration=args.duration,
-                cpu_names=["web-a", "web-b"],
-            )
-        with self.servers(("uv-a", "uvicorn", "config.asgi:application")) as urls:
-            self.run(
-                "site",
-                "uvicorn x1",
-                urls,
-                tables,
-                mode="saturate",
-                duration=args.duration,
-                cpu_names=["uv-a"],
-            )
-        with self.servers(
-            ("relay-uv", "uvicorn", RELAY_APP), DJANGO_SETTINGS_MODULE="bench.relay_app.settings"
-        ) as urls:
-            self.run(
-                "relay yardstick",
-                "uvicorn x1",
-                urls,
-                tables,
-                mode="saturate",
-                duration=args.duration,
-                relay=True,
-                cpu_names=["relay-uv"],
-            )
-        if relay["moves_per_s"]:
-            ratio = site["moves_per_s"] / relay["moves_per_s"]
-            print(
-                f"  site / relay yardstick on one Daphne: {site['moves_per_s']:.0f} / "
-                f"{relay['moves_per_s']:.0f} moves/s = {ratio:.2f} (target >= 0.5: "
-                f"{'met' if ratio >= 0.5 else 'NOT met'})",
-                flush=True,
-            )
+        return {
+            "app": app,
+            "server": server,
+            "tables": len(tables),
+            "moves_per_s": result["moves_per_s"],
+            "p50_ms": result["p50_ms"],
+            "p99_ms": result["p99_ms"],
+            "cpu_ms_per_move": result["cpu_ms_per_move"],
+            "server_cpu_pct": result["server_cpu_pct"],
+            "lost": result["lost"],
+            "layer": self.args.layer,
+        }
 
     def hold(self) -> None:
         args = self.args
@@ -314,40 +322,80 @@ class Bench:
         )
 
     def paced(self) -> None:
+        """For each server, the site's and the relay yardstick's paced
+        capacity: the most tables (each moving every 2 s) with p99
+        move-to-broadcast under ``--paced-p99-ms``, nothing lost and every
+        socket held. Steps are tried in order until one fails."""
         args = self.args
         steps = [int(step) for step in args.paced_steps.split(",")]
-        self.ensure_tables(max(steps))
-        for server in args.paced_servers.split(","):
-            print(f"\n# paced on one {server} process: each table moves every 2 s; p99 < 150 ms?", flush=True)
-            header()
-            best = 0
-            for count in steps:
-                with self.servers(("paced", server, "config.asgi:application")) as urls:
-                    result = self.run(
-                        "site paced",
-                        f"{server} x1",
-                        urls,
-                        self.tables[:count],
-                        mode="paced",
-                        period=2.0,
-                        duration=args.paced_seconds,
-                        connect_concurrency=args.connect_concurrency,
-                        cpu_names=["paced"],
-                    )
-                good = (
-                    result["p99_ms"] is not None
-                    and result["p99_ms"] < 150
-                    and not result["lost"]
-                    and result["held"] == result["sockets"]
+        relay_steps = [int(step) for step in (args.relay_paced_steps or args.paced_steps).split(",")]
+        self.ensure_tables(max(steps + relay_steps))
+        for server in self.server_names():
+            found = {}
+            for app, app_steps in (("relay", relay_steps), ("site", steps)):
+                print(
+                    f"\n# paced, {app} on one {server} process ({args.layer} layer): each table moves every 2 s; "
+                    f"p99 < {args.paced_p99_ms:g} ms, nothing lost, every socket held?",
+                    flush=True,
                 )
-                if not good:
-                    break
-                best = count
-            print(
-                f"  {server}: {best} tables ({best / 2:.0f} moves/s) with p99 < 150 ms and nothing lost"
-                + ("" if best < steps[-1] else " (the largest step tried; more may pass)"),
-                flush=True,
+                header()
+                found[app] = entry = self.paced_one(app, server, app_steps)
+                self.summary["paced"].append(entry)
+                print(
+                    f"  {app} on {server}: {entry['tables']} tables ({entry['tables'] / 2:.0f} moves/s)"
+                    + ("" if entry["tables"] < app_steps[-1] else " (the largest step tried; more may pass)"),
+                    flush=True,
+                )
+            if found["relay"]["tables"]:
+                ratio = found["site"]["tables"] / found["relay"]["tables"]
+                print(
+                    f"  {server}: site / relay paced capacity {found['site']['tables']} / "
+                    f"{found['relay']['tables']} tables = {ratio:.2f} (targets: >= 150 tables "
+                    f"{'met' if found['site']['tables'] >= 150 else 'NOT met'}, >= 0.6 of the relay "
+                    f"{'met' if ratio >= 0.6 else 'NOT met'})",
+                    flush=True,
+                )
+
+    def paced_one(self, app: str, server: str, steps: list[int]) -> dict[str, Any]:
+        args = self.args
+        spec, env = self.app_spec(app, server)
+        best: dict[str, Any] = {"app": app, "server": server, "tables": 0, "p99_ms": None,
+                                "moves_per_s": 0.0, "cpu_ms_per_move": None, "layer": args.layer,
+                                "steps": []}  # fmt: skip
+        for count in steps:
+            with self.servers(spec, **env) as urls:
+                result = self.run(
+                    f"{app} paced",
+                    f"{server} x1",
+                    urls,
+                    self.tables[:count],
+                    mode="paced",
+                    period=2.0,
+                    duration=args.paced_seconds,
+                    relay=app == "relay",
+                    connect_concurrency=args.connect_concurrency,
+                    cpu_names=[spec[0]],
+                )
+            good = (
+                result["p99_ms"] is not None
+                and result["p99_ms"] < args.paced_p99_ms
+                and not result["lost"]
+                and result["held"] == result["sockets"]
             )
+            best["steps"].append(
+                {"tables": count, "p99_ms": result["p99_ms"], "moves_per_s": result["moves_per_s"],
+                 "cpu_ms_per_move": result["cpu_ms_per_move"], "lost": result["lost"],
+                 "held": result["held"], "sockets": result["sockets"], "ok": good}
+            )  # fmt: skip
+            if not good:
+                break
+            best.update(
+                tables=count,
+                p99_ms=result["p99_ms"],
+                moves_per_s=result["moves_per_s"],
+                cpu_ms_per_move=result["cpu_ms_per_move"],
+            )
+        return best
 
     def computer(self) -> None:
         args = self.args
@@ -528,9 +576,27 @@ def main() -> int:
         default=20,
         help='protocol heartbeat ({"type": "ping"}) interval, s',
     )
-    parser.add_argument("--paced-steps", default="40,50,60,70,80,100,150,200")
+    parser.add_argument("--paced-steps", default="50,75,100,125,150,175,200,250")
+    parser.add_argument(
+        "--relay-paced-steps", default="", help="steps of the relay's paced runs (default: --paced-steps)"
+    )
     parser.add_argument("--paced-seconds", type=float, default=10)
-    parser.add_argument("--paced-servers", default="daphne,uvicorn")
+    parser.add_argument("--paced-p99-ms", type=float, default=100, help="the paced runs' p99 bound")
+    parser.add_argument(
+        "--paced-servers", default="daphne,uvicorn", help="servers of the saturation and paced runs"
+    )
+    parser.add_argument(
+        "--layer",
+        choices=("core", "pubsub"),
+        default=os.environ.get("CHANNEL_LAYER", "core"),
+        help="channel layer of the site and the relay (CHANNEL_LAYER)",
+    )
+    parser.add_argument(
+        "--two-processes", action="store_true", help="saturation also on two Daphne processes (seats split)"
+    )
+    parser.add_argument(
+        "--json", default="", help="write the summary (paced, saturate, machine) to this file"
+    )
     parser.add_argument("--computer-tables", type=int, default=4)
     parser.add_argument(
         "--computer-period", type=float, default=0.3, help="the person moves at most every this many s"
@@ -538,7 +604,9 @@ def main() -> int:
     parser.add_argument(
         "--computer-delay-ms", type=int, default=0, help="AI_MOVE_DELAY_MS of the computer scenario"
     )
-    parser.add_argument("--worker-pool", default="prefork", help="Celery pool of the computer scenario's worker")
+    parser.add_argument(
+        "--worker-pool", default="prefork", help="Celery pool of the computer scenario's worker"
+    )
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--connect-concurrency", type=int, default=8)
     parser.add_argument(
@@ -567,6 +635,21 @@ def main() -> int:
             getattr(bench, name.strip())()
     finally:
         bench.close()
+    if args.json:
+        summary = {
+            **bench.summary,
+            "machine": {
+                "cores": os.cpu_count(),
+                "loadavg": [round(value, 2) for value in load],
+                "loadavg_end": [round(value, 2) for value in os.getloadavg()],
+                "started": time.strftime(
+                    "%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - (time.perf_counter() - started))
+                ),
+                "python": platform.python_version(),
+            },
+            "layer": args.layer,
+        }
+        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n")
     print(
         f"\nws_load done in {time.perf_counter() - started:.0f} s; logs and ws_load.json in {bench.workdir}",
         flush=True,

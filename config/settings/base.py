@@ -115,7 +115,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker --------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
+# CHANNEL_LAYER=core (channels_redis.core.RedisChannelLayer, the default) or
+# pubsub (channels_redis.pubsub.RedisPubSubChannelLayer): docs/performance.md.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+if CHANNEL_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured(f"CHANNEL_LAYER must be core or pubsub, not {CHANNEL_LAYER!r}")
+if REDIS_URL and CHANNEL_LAYER == "pubsub":
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+        }
+    }
+elif REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
