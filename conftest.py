@@ -40,9 +40,15 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     from channels.layers import channel_layers
 
+    from games.services import live
+
     channel_layers.backends.clear()
+    # The live games a process keeps between moves: a rolled-back test
+    # database reuses game ids.
+    live.clear()
     yield
     channel_layers.backends.clear()
+    live.clear()
 
 
 @pytest.fixture(autouse=True)

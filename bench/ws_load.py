@@ -143,6 +143,7 @@ class Bench:
         duration: float,
         relay: bool = False,
         cpu_names: list[str] = (),
+        profile: str = "",
         **spec: Any,
     ) -> dict[str, Any]:
         seats = []
@@ -175,15 +176,20 @@ class Bench:
         client.stdin.close()
         result: dict[str, Any] = {}
         cpu_start = cpu_end = 0.0
+        spy: subprocess.Popen | None = None
         for line in client.stdout:
             message = json.loads(line)
             if message.get("window") == "start":
                 cpu_start = cpu_seconds(pids)
+                if profile:
+                    spy = self.start_profile(pids[0], duration, profile)
             elif message.get("window") == "end":
                 cpu_end = cpu_seconds(pids)
             else:
                 result = message
         client.wait()
+        if spy is not None:
+            spy.wait(timeout=60)
         if not result:
             raise RuntimeError(
                 f"the load client failed: {client.stderr.read()[-3000:] if client.stderr else ''}"
@@ -195,6 +201,16 @@ class Bench:
         self.results.append(result)
         print_row(result)
         return result
+
+    def start_profile(self, pid: int, duration: float, name: str) -> subprocess.Popen:
+        """py-spy samples every thread of the server process through the
+        measured window (collapsed stacks: bench/profile_summary.py reads them)."""
+        out = Path(self.args.profile) / f"{name}.txt"
+        out.parent.mkdir(parents=True, exist_ok=True)
+        spy = Path(sys.executable).parent / "py-spy"
+        argv = [str(spy), "record", "--pid", str(pid), "--duration", str(max(1, int(duration))),
+                "--rate", "200", "--format", "raw", "--nonblocking", "--output", str(out)]  # fmt: skip
+        return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     # --- scenarios -----------------------------------------------------------
 
@@ -266,6 +282,7 @@ class Bench:
                 duration=self.args.duration,
                 relay=app == "relay",
                 cpu_names=[spec[0]],
+                profile=f"{app}-{server}-saturate" if self.args.profile else "",
             )
         return {
             "app": app,
@@ -593,6 +610,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--two-processes", action="store_true", help="saturation also on two Daphne processes (seats split)"
+    )
+    parser.add_argument(
+        "--profile", default="", help="py-spy the saturation runs' server processes into this directory"
     )
     parser.add_argument(
         "--json", default="", help="write the summary (paced, saturate, machine) to this file"

@@ -10,6 +10,7 @@ broadcast (a gap in ``seq``) catches up from the move log.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -109,7 +110,9 @@ class TableConsumer(JsonSocket):
         # (_sync_frames), read after this socket's presence is recorded.
         self.facts = {}
         self.commitment = "" if game is None else game.commitment
-        self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0, facts={})
+        self.table_static = (
+            {} if game is None else selectors.table_object(table, game, [], spectators=0, facts={})
+        )
         return True
 
     def _opened(self) -> None:
@@ -185,11 +188,17 @@ class TableConsumer(JsonSocket):
         return {**self.table_static, "players": self.players, "spectators": self.spectators, **self.facts}
 
     async def send_frames(self, frames: list[Frame]) -> None:
-        for frame in frames:
-            if frame["type"] == "state":
-                # ``commitment``: SHA-256 of the seed, fixed before the deal (games.fairness).
-                frame = {**frame, "table": self.table_object(), "commitment": self.commitment}
-            await self.send_json(frame)
+        await self.send_texts(broadcast.encode_frames(frames))
+
+    async def send_texts(self, texts: list[str]) -> None:
+        """Send frames encoded once for the group (games.services.broadcast);
+        a ``state`` frame gets this socket's ``table`` object and the
+        ``commitment`` (SHA-256 of the seed, fixed before the deal: games.fairness)."""
+        table_json = commitment_json = ""
+        for text in texts:
+            if text.startswith(broadcast.STATE_PREFIX) and not table_json:
+                table_json, commitment_json = json.dumps(self.table_object()), json.dumps(self.commitment)
+            await self.send(text_data=broadcast.with_table(text, table_json, commitment_json))
 
     async def _send_sync(self, after: int | None) -> None:
         """Send the catch-up after event ``after`` (None: a fresh state)."""
@@ -198,7 +207,11 @@ class TableConsumer(JsonSocket):
         self.sent_seq = seq
 
     def _sync_frames(self, after: int | None) -> tuple[list[Frame], int]:
-        game = None if self.game_id is None else Game.objects.select_related("table").filter(pk=self.game_id).first()
+        game = (
+            None
+            if self.game_id is None
+            else Game.objects.select_related("table").filter(pk=self.game_id).first()
+        )
         if game is None or game.state is None:
             # A table still waiting for its players: no view yet.
             empty = {"type": "state", "seq": 0, "view": None, "legal": []}
@@ -206,7 +219,9 @@ class TableConsumer(JsonSocket):
                 self.facts = selectors.table_facts(game.table, game)
             return [empty], 0
         self.facts = selectors.table_facts(game.table, game)
-        frames = selectors.sync_frames(game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans)
+        frames = selectors.sync_frames(
+            game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans
+        )
         return frames, game.seq
 
     # -- group messages (sent by games.services.broadcast) ----------------------
@@ -222,7 +237,7 @@ class TableConsumer(JsonSocket):
             await self._send_sync(self.sent_seq)  # a broadcast was lost: catch up
             return
         self.facts = {**self.facts, **message.get("table", {})}
-        await self.send_frames(message["frames"])
+        await self.send_texts(message["frames"])
         self.sent_seq = seq
 
     async def _reseat(self) -> bool:
@@ -284,7 +299,9 @@ class TableConsumer(JsonSocket):
         except ValueError:
             await self.send_error("bad_frame", _("This move is not well formed."), reason="action")
             return
-        await self._call(services.play_move, game_id=self.game_id, seat=self.seat, action=action, expected_seq=seq)
+        await self._call(
+            services.play_move, game_id=self.game_id, seat=self.seat, action=action, expected_seq=seq
+        )
 
     async def handle_next_round(self, content: dict[str, Any]) -> None:
         if not await self._need_seat():
@@ -312,7 +329,9 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
-            await self.send_json(await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language))
+            await self.send_json(
+                await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language)
+            )
 
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})
@@ -350,8 +369,18 @@ class TableConsumer(JsonSocket):
         if isinstance(outcome, services.Outcome) and outcome.seq == self.sent_seq + 1:
             # The group broadcast follows; this socket skips it by seq.
             self.facts = {**self.facts, **outcome.facts}
-            frames = move_frames(
-                outcome.seq, outcome.kind, outcome.seat, outcome.payload, outcome.state, self.seat, outcome.humans
-            )
-            await self.send_frames(frames)
+            mine = outcome.messages.get(broadcast.viewer_group(self.table_id, self.seat))
+            if mine is not None:
+                await self.send_texts(mine["frames"])
+            else:
+                frames = move_frames(
+                    outcome.seq,
+                    outcome.kind,
+                    outcome.seat,
+                    outcome.payload,
+                    outcome.state,
+                    self.seat,
+                    outcome.humans,
+                )
+                await self.send_frames(frames)
             self.sent_seq = outcome.seq

@@ -32,7 +32,10 @@ def replay_json(request: HttpRequest, table_id: int) -> HttpResponse:
     game = _visible_game(request, table_id)
     if not fairness.is_published(game):
         return JsonResponse(
-            {"error": "not_finished", "message": _("The seed of a game is published only when the game is over.")},
+            {
+                "error": "not_finished",
+                "message": _("The seed of a game is published only when the game is over."),
+            },
             status=403,
         )
     response = JsonResponse(fairness.build_replay(game), json_dumps_params={"indent": 1})

@@ -92,7 +92,9 @@ def build_replay(game: Game) -> dict[str, Any]:
     if game.salt:
         data["server_seed"] = game.server_seed
         data["salt"] = game.salt
-        data["derivation"] = "seed = SHA-256(server_seed + ':' + salt), hex; commitment = SHA-256(server_seed)"
+        data["derivation"] = (
+            "seed = SHA-256(server_seed + ':' + salt), hex; commitment = SHA-256(server_seed)"
+        )
     else:
         data["derivation"] = "commitment = SHA-256(seed)"
     data["actions"] = replay_actions(game)

@@ -27,7 +27,9 @@ def state_frame(seq: int, state: State, viewer: int | None, humans: Collection[i
     return {"type": "state", "seq": seq, "view": view, "legal": legal}
 
 
-def event_frame(seq: int, kind: str, seat: int | None, payload: Mapping[str, Any], viewer: int | None) -> Frame:
+def event_frame(
+    seq: int, kind: str, seat: int | None, payload: Mapping[str, Any], viewer: int | None
+) -> Frame:
     frame: Frame = {"type": "event", "seq": seq, "seat": seat, "action": kind}
     if kind == "play":
         frame["tile"] = list(payload["tile"])

@@ -46,7 +46,9 @@ def hint_cooldown() -> float:
 def _executor() -> ThreadPoolExecutor:
     global _pool
     if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=int(getattr(settings, "HINT_WORKERS", 2)), thread_name_prefix="hint")
+        _pool = ThreadPoolExecutor(
+            max_workers=int(getattr(settings, "HINT_WORKERS", 2)), thread_name_prefix="hint"
+        )
     return _pool
 
 
@@ -100,7 +102,9 @@ def compute_hint(view: PlayerView, seq: int) -> dict[str, Any]:
         "seq": seq,
         "action": action_to_json(found.best),
         "why": why_text(view, found),
-        "options": [{"action": action_to_json(option.action), "points": option.points} for option in found.options],
+        "options": [
+            {"action": action_to_json(option.action), "points": option.points} for option in found.options
+        ],
     }
 
 
@@ -123,7 +127,11 @@ async def hint_reply(*, game_id: int, seat: int, language: str) -> dict[str, Any
         except services.GameError as error:
             return {"type": "error", "code": error.code, "message": error.message, "reason": error.reason}
         if not await cache.aadd(_cooldown_key(game_id, seat), 1, timeout=hint_cooldown()):
-            return {"type": "error", "code": "rate_limited", "message": _("One hint at a time: wait a moment.")}
+            return {
+                "type": "error",
+                "code": "rate_limited",
+                "message": _("One hint at a time: wait a moment."),
+            }
 
     def run() -> dict[str, Any]:
         with translation.override(language):

@@ -88,7 +88,7 @@ class Seat(models.Model):
 
     @property
     def kind(self) -> str:
-        """"computer", "human" or "open" (nobody sits yet)."""
+        """ "computer", "human" or "open" (nobody sits yet)."""
         if self.level:
             return "computer"
         return "human" if self.is_human else "open"

@@ -160,7 +160,9 @@ def viewer_seat_among(
     return None
 
 
-def viewer_seat(table: Table, *, user: AbstractBaseUser | AnonymousUser | None, guest_key: str | None) -> int | None:
+def viewer_seat(
+    table: Table, *, user: AbstractBaseUser | AnonymousUser | None, guest_key: str | None
+) -> int | None:
     """The seat of a viewer (a member by account, a guest by session key), or
     None for a spectator. A player is always their seat, in every tab."""
     return viewer_seat_among(Seat.objects.filter(table=table).order_by("pk"), user=user, guest_key=guest_key)
@@ -220,7 +222,11 @@ def table_facts(table: Table, game: Game, humans: Collection[int] | None = None)
     """The live facts of a table sent with every broadcast (no names: those
     are translated per viewer); ``clock``: the turn timer (games.clock).
     ``humans``: the seats held by people, when the caller has read them."""
-    return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game, humans)}
+    return {
+        "status": table.status,
+        "draw_offers": sorted(game.draw_offers),
+        **clock_facts(table, game, humans),
+    }
 
 
 def table_object(
@@ -282,9 +288,9 @@ def stalled_games(*, idle_for: timedelta) -> list[Game]:
     (a computer seat to act, or a round to deal at a table without people).
     One query, whatever the number of live tables."""
     cutoff = timezone.now() - idle_for
-    computer_to_move = Seat.objects.filter(
-        table_id=OuterRef("table_id"), number=OuterRef("to_move")
-    ).exclude(level="")
+    computer_to_move = Seat.objects.filter(table_id=OuterRef("table_id"), number=OuterRef("to_move")).exclude(
+        level=""
+    )
     people = Seat.objects.filter(table_id=OuterRef("table_id"), level="").filter(
         Q(user__isnull=False) | ~Q(guest_key="")
     )

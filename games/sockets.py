@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -152,7 +153,9 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             return True
         return False
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
         if not self._take_token():
             self._refused_in_a_row += 1
             if self._refused_in_a_row >= self.flood_close_after:
@@ -183,7 +186,7 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         try:
-            await super().dispatch(message)
+            await self._dispatch(message)
         except StopConsumer:
             raise
         except Exception:
@@ -197,6 +200,19 @@ class JsonSocket(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                     await self.close(code=CLOSE_SERVER_ERROR)
                 raise StopConsumer() from None
             # A group message that failed: logged; the client resyncs by seq.
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        """``AsyncConsumer.dispatch`` without its ``aclose_old_connections``:
+        Channels hops to the database thread before every message (each
+        broadcast to each socket included) only to close stale connections,
+        and every site socket reaches the database through
+        ``database_sync_to_async``, which already does that around each call.
+        The hop queued every broadcast behind the moves on that one thread
+        (docs/performance.md)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def _survive(self, message: Promise) -> None:
         try:

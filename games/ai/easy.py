@@ -1,4 +1,5 @@
 """Easy: any legal action, chosen uniformly at random (seed 003: "plays any tile that fits")."""
+
 from __future__ import annotations
 
 from random import Random

@@ -1,14 +1,18 @@
 """Sending a table's news to its sockets, after the database commit.
 
 Every seat has its own group (``table.<id>.seat.<n>``), spectators share
-``table.<id>.public``. Each group gets frames computed for its viewer only.
-The layer may drop messages (docs/stack.md): clients and consumers catch
-up from the move log by ``seq``, so a failed send is logged, never raised.
+``table.<id>.public``. Each group gets frames computed for its viewer only,
+built and JSON-encoded once for the group (``encode_frames``): a socket
+sends the texts as they are, adding only its own ``table`` object to the
+``state`` frame (``with_table``). The layer may drop messages
+(docs/stack.md): clients and consumers catch up from the move log by
+``seq``, so a failed send is logged, never raised.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 from collections import deque
@@ -163,9 +167,75 @@ def _send(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
         logger.exception("broadcast to %s failed", messages[0][0])
 
 
-def _message(seq: int, frames: list[Frame], table: Mapping[str, Any], *, snapshot: bool = False) -> dict[str, Any]:
+# A ``state`` frame's text starts so (frames are built with "type" first).
+STATE_PREFIX = '{"type": "state"'
+
+
+def encode_frames(frames: list[Frame]) -> list[str]:
+    """The frames as the JSON texts a socket sends (``json.dumps`` with its
+    default separators, as Channels' ``send_json``)."""
+    return [json.dumps(frame) for frame in frames]
+
+
+def with_table(text: str, table_json: str, commitment_json: str) -> str:
+    """A frame's text as this socket sends it: a ``state`` frame gets the
+    socket's ``table`` object and the game's ``commitment`` as last keys,
+    byte for byte ``json.dumps({**frame, "table": ..., "commitment": ...})``."""
+    if not text.startswith(STATE_PREFIX):
+        return text
+    return f'{text[:-1]}, "table": {table_json}, "commitment": {commitment_json}}}'
+
+
+def decoded_frames(message: Mapping[str, Any]) -> list[Frame]:
+    """The frames of a ``table.frames`` message as objects (tests, tools)."""
+    return [json.loads(text) for text in message["frames"]]
+
+
+def _message(
+    seq: int, frames: list[Frame], table: Mapping[str, Any], *, snapshot: bool = False
+) -> dict[str, Any]:
     # A snapshot (game start, abort) is sent even to a socket already at ``seq``.
-    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": frames, "table": dict(table), "snapshot": snapshot}
+    texts = encode_frames(frames)
+    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": texts, "table": dict(table), "snapshot": snapshot}
+
+
+def move_frames_by_viewer(
+    *,
+    seq: int,
+    kind: str,
+    seat: int | None,
+    payload: Mapping[str, Any],
+    state: State,
+    humans: Collection[int],
+) -> dict[int | None, list[str]]:
+    """Move ``seq``'s frames for every viewer of the table, encoded."""
+    return {
+        viewer: encode_frames(move_frames(seq, kind, seat, payload, state, viewer, humans))
+        for viewer in _viewers(state.rules.players)
+    }
+
+
+def move_messages(
+    *, table_id: int, seq: int, frames: Mapping[int | None, list[str]], table: Mapping[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The message of each viewer's group for move ``seq`` (``frames``:
+    ``move_frames_by_viewer``); ``table``: the live table facts."""
+    facts = dict(table)
+    return {
+        viewer_group(table_id, viewer): {
+            "type": FRAMES_MESSAGE,
+            "seq": seq,
+            "frames": texts,
+            "table": facts,
+            "snapshot": False,
+        }
+        for viewer, texts in frames.items()
+    }
+
+
+def send_messages(messages: Mapping[str, dict[str, Any]]) -> None:
+    """Send ``move_messages`` (after the commit)."""
+    _send(list(messages.items()))
 
 
 def broadcast_move(
@@ -184,14 +254,8 @@ def broadcast_move(
     ``table`` carries the live table facts the consumer merges into the
     ``table`` object of its ``state`` frames (status, draw offers).
     """
-    messages = [
-        (
-            viewer_group(table_id, viewer),
-            _message(seq, move_frames(seq, kind, seat, payload, state, viewer, humans), table),
-        )
-        for viewer in _viewers(state.rules.players)
-    ]
-    _send(messages)
+    frames = move_frames_by_viewer(seq=seq, kind=kind, seat=seat, payload=payload, state=state, humans=humans)
+    send_messages(move_messages(table_id=table_id, seq=seq, frames=frames, table=table))
 
 
 def broadcast_snapshot(
@@ -208,7 +272,9 @@ def broadcast_snapshot(
     _send(messages)
 
 
-async def send_notice(*, table_id: int, players: int, frame: Frame, table: Mapping[str, Any] | None = None) -> None:
+async def send_notice(
+    *, table_id: int, players: int, frame: Frame, table: Mapping[str, Any] | None = None
+) -> None:
     """``broadcast_notice`` from async code (a consumer)."""
     message: dict[str, Any] = {"type": NOTICE_MESSAGE, "frame": frame}
     if table is not None:

@@ -1,19 +1,27 @@
 """Playing: the only code that changes a game in progress.
 
-Every command locks the game row, checks the action with the engine against
-the real hands, appends one ``Move`` with the next ``seq``, saves the new
-state, and commits; only then (``transaction.on_commit``) are the views
-broadcast, the next computer turn queued and ``game_finished`` sent. A
-refused command raises a ``GameError`` and changes nothing.
+A move is checked with the engine against the real hands of the game as of
+its last event (kept in this process between moves, ``games.services.live``,
+else read), then written in one short transaction of two statements: the
+game row is updated only if it is still at that event (``WHERE seq = ...``,
+optimistic concurrency instead of a lock held while Python works), and one
+``Move`` is appended with the next ``seq`` (unique per game). Of two moves
+made at once, exactly one updates the row; the other changes nothing and is
+refused as stale. Only after the commit (``transaction.on_commit``) are the
+next computer turn queued, the views broadcast and ``game_finished`` sent.
+A refused command raises a ``GameError`` and changes nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,8 +41,8 @@ from games.engine import resign as engine_resign
 from games.models import Game, Move, Table
 from games.signals import game_finished
 
-from . import broadcast
-from .errors import GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
+from . import broadcast, live
+from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,9 @@ class Outcome:
     humans: frozenset[int] = field(default_factory=frozenset)
     # The live table facts after the move (selectors.table_facts).
     facts: Mapping[str, Any] = field(default_factory=dict)
+    # What each viewer's group is sent (broadcast.move_messages): the
+    # mover's own socket sends its part at once.
+    messages: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -66,18 +77,18 @@ class DrawOffer:
     seats: tuple[int, ...]
 
 
-@dataclass
-class _Locked:
-    game: Game
-    table: Table
-    state: State
-    seats: selectors.SeatInfo
+_Locked = live.LiveGame
 
 
 def _lock(game_id: int, *, expected_seq: int | None = None) -> _Locked:
-    """The game row locked for this transaction, its table, state and seats.
-    Refuses a game that is not live and (if given) a stale ``expected_seq``."""
+    """The game row locked for this transaction, its table, state and seats
+    (draw offers and aborts, which are rare). Refuses a game that is not
+    live and (if given) a stale ``expected_seq``."""
     game = Game.objects.select_for_update(of=("self",)).select_related("table").filter(pk=game_id).first()
+    return _checked(game, expected_seq=expected_seq, seats=None)
+
+
+def _checked(game: Game | None, *, expected_seq: int | None, seats: selectors.SeatInfo | None) -> _Locked:
     if game is None:
         raise GameNotLive(_("This game does not exist."), reason="no_game")
     state = selectors.game_state(game)
@@ -88,8 +99,77 @@ def _lock(game_id: int, *, expected_seq: int | None = None) -> _Locked:
             _("Your game is out of date (the table is at event %(seq)s): sync first.") % {"seq": game.seq},
             current=game.seq,
         )
-    seats = selectors.table_seat_info(game.table_id)
-    return _Locked(game, game.table, state, seats)
+    if seats is None:
+        seats = selectors.table_seat_info(game.table_id)
+    return live.LiveGame(game, game.table, state, seats)
+
+
+def _load(game_id: int, *, expected_seq: int | None) -> _Locked:
+    """The game as of its last event, without a lock: this process's entry
+    when it is at ``expected_seq``, else read (two queries). The write checks
+    that nobody moved since (``_write``)."""
+    entry = live.take(game_id)
+    if entry is not None and expected_seq is not None and entry.seq == expected_seq:
+        return entry
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    return _checked(game, expected_seq=expected_seq, seats=None if entry is None else entry.seats)
+
+
+class _Conflict(Exception):
+    """The game row was no longer at the entry's seq (or was finished)."""
+
+
+def _json(value: Any) -> Any:
+    return connection.ops.adapt_json_value(value, None)
+
+
+@functools.cache
+def _update_sql(names: tuple[str, ...]) -> str:
+    """UPDATE of the game row at a given seq, live, returning its draw offers.
+    Every name comes from the model's own metadata; values are parameters."""
+    quote = connection.ops.quote_name
+    assignments = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in names)
+    return (
+        f"UPDATE {quote(Game._meta.db_table)} SET {assignments} "  # noqa: S608 - names from the model
+        f"WHERE {quote('id')} = %s AND {quote('seq')} = %s AND {quote('finished_at')} IS NULL "
+        f"RETURNING {quote('draw_offers')}"
+    )
+
+
+@functools.cache
+def _insert_sql(names: tuple[str, ...]) -> str:
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in names)
+    placeholders = ", ".join(["%s"] * len(names))
+    return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({placeholders})"  # noqa: S608
+
+
+def _write(locked: _Locked, fields: dict[str, Any], move: dict[str, Any]) -> list[int]:
+    """Two statements: update the game row if it is still at ``locked.seq``
+    and live, returning its draw offers; append the move. Raises
+    ``_Conflict`` (nothing written) when another move came first."""
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(tuple(fields)), [*fields.values(), locked.game.pk, locked.game.seq])
+        row = cursor.fetchone()
+        if row is None:
+            raise _Conflict
+        try:
+            cursor.execute(_insert_sql(tuple(move)), list(move.values()))
+        except IntegrityError:
+            raise _Conflict from None
+    offers = row[0]
+    return json.loads(offers) if isinstance(offers, str | bytes) else list(offers or [])
+
+
+def _refuse_conflict(game_id: int) -> Exception:
+    """The error for a move that lost to another one (or to an abort)."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.finished or game.table.status != Table.Status.PLAYING:
+        return GameNotLive(_("This game is not being played."), reason="not_live")
+    seq = game.seq
+    return StaleSeq(
+        _("Your game is out of date (the table is at event %(seq)s): sync first.") % {"seq": seq}, current=seq
+    )
 
 
 def _engine_error(error: IllegalAction) -> Exception:
@@ -102,38 +182,78 @@ def _engine_error(error: IllegalAction) -> Exception:
 def _record(
     locked: _Locked, new_state: State, *, kind: str, seat: int | None, payload: dict[str, Any]
 ) -> Outcome:
-    """Append the move, save the state, end the game if it is over, and
-    arrange the after-commit work. Runs inside the locked transaction."""
+    """Write the move (``_write``), end the game if it is over, then arrange
+    the after-commit work: the computer's turn, the broadcast, this
+    process's entry. Called outside any transaction of its own: the write
+    is its own short transaction (or joins the caller's)."""
     game, table = locked.game, locked.table
-    game.seq += 1
-    Move.objects.create(game=game, seq=game.seq, seat=seat, kind=kind, payload=payload)
-    game.state = dump_state(new_state)
-    game.to_move = new_state.to_move
-    game.round_over = new_state.round_over
+    seq = game.seq + 1
+    now = timezone.now()
+    state_data = dump_state(new_state)
+    fields: dict[str, Any] = {
+        "seq": seq,
+        "state": _json(state_data),
+        "to_move": new_state.to_move,
+        "round_over": new_state.round_over,
+        "updated_at": connection.ops.adapt_datetimefield_value(now),
+    }
     if kind == Move.Kind.NEXT_ROUND:
-        game.draw_offers = []
-    fields = ["seq", "state", "to_move", "round_over", "draw_offers", "updated_at"]
+        fields["draw_offers"] = _json([])
     if new_state.game_over:
-        finish_game(game=game, table=table, state=new_state)
-        fields += ["result", "winner", "finished_at"]
-    game.save(update_fields=fields)
+        result = finish_result(new_state)
+        fields.update(
+            result=_json(result),
+            winner=new_state.winner,
+            finished_at=connection.ops.adapt_datetimefield_value(now),
+        )
+    move = {
+        "game": game.pk,
+        "seq": seq,
+        "seat": seat,
+        "kind": str(kind),
+        "payload": _json(payload),
+        "created_at": connection.ops.adapt_datetimefield_value(now),
+    }
+    # The frames of every viewer, before the transaction: nothing in them
+    # depends on the write, and the row lock is then held for two statements.
+    frames = broadcast.move_frames_by_viewer(
+        seq=seq, kind=kind, seat=seat, payload=payload, state=new_state, humans=locked.seats.humans
+    )
+    try:
+        with transaction.atomic():
+            offers = _write(locked, fields, move)
+            if new_state.game_over:
+                finish_game(game=game, table=table, state=new_state, now=now, result=result, save_game=False)
+    except _Conflict:
+        live.forget(game.pk)
+        raise _refuse_conflict(game.pk) from None
+    game.seq, game.state, game.to_move, game.round_over = (
+        seq,
+        state_data,
+        new_state.to_move,
+        new_state.round_over,
+    )
+    game.updated_at, game.draw_offers = now, offers
     facts = selectors.table_facts(table, game, locked.seats.humans)
-    outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts)
+    messages = broadcast.move_messages(table_id=table.pk, seq=seq, frames=frames, table=facts)
+    outcome = Outcome(
+        game.pk, table.pk, seq, kind, seat, payload, new_state, locked.seats.humans, facts, messages
+    )
     # The computer's turn is queued before anyone hears of the move: a
     # process that dies after announcing it cannot leave the game waiting.
-    after_commit_work(game_id=game.pk, seq=game.seq, state=new_state, seats=locked.seats)
-    transaction.on_commit(
-        lambda: broadcast.broadcast_move(
-            table_id=outcome.table_id,
-            seq=outcome.seq,
-            kind=kind,
-            seat=seat,
-            payload=payload,
-            state=new_state,
-            humans=outcome.humans,
-            table=facts,
-        )
-    )
+    after_commit_work(game_id=game.pk, seq=seq, state=new_state, seats=locked.seats)
+    entry = live.LiveGame(game, table, new_state, locked.seats)
+
+    def committed() -> None:
+        # This process's entry first: the next move may come as soon as the
+        # broadcast is out.
+        if new_state.game_over:
+            live.forget(game.pk)
+        else:
+            live.keep(entry)
+        broadcast.send_messages(messages)
+
+    transaction.on_commit(committed)
     return outcome
 
 
@@ -146,20 +266,36 @@ def after_commit_work(*, game_id: int, seq: int, state: State, seats: selectors.
     transaction.on_commit(lambda: dispatch.queue_computer_turn(game_id, seq))
 
 
-def finish_game(*, game: Game, table: Table, state: State) -> None:
-    """Close a game that the engine says is over: result, winner, table
-    status; ``games.signals.game_finished`` is sent after the commit.
-    Called by the play services inside their locked transaction."""
-    now = timezone.now()
-    game.result = {
+def finish_result(state: State) -> dict[str, Any]:
+    """``Game.result`` of a game the engine says is over."""
+    return {
         "scores": list(state.scores),
         "winner": state.winner,
         "reason": state.end_reason,
         "resigned": state.resigned,
         "rounds": state.round,
     }
+
+
+def finish_game(
+    *,
+    game: Game,
+    table: Table,
+    state: State,
+    now: Any = None,
+    result: dict[str, Any] | None = None,
+    save_game: bool = False,
+) -> None:
+    """Close a game that the engine says is over: result, winner, table
+    status (saved); ``games.signals.game_finished`` is sent after the
+    commit. Called by the services inside their transaction; the game row
+    itself is saved by the caller (or here with ``save_game``)."""
+    now = now or timezone.now()
+    game.result = finish_result(state) if result is None else result
     game.winner = state.winner
     game.finished_at = now
+    if save_game:
+        game.save(update_fields=["result", "winner", "finished_at"])
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
@@ -188,8 +324,8 @@ def play_move(
     seed it lets anyone recompute the move once the game is over (games.fairness)."""
     if action.seat != seat:
         raise NotYourTurn(_("This action is not for your seat."), reason="wrong_seat")
-    with transaction.atomic():
-        locked = _lock(game_id, expected_seq=expected_seq)
+    locked = _load(game_id, expected_seq=expected_seq)
+    with _kept_unless_written(locked):
         _check_seat(locked, seat)
         before = locked.state
         try:
@@ -210,15 +346,25 @@ def play_move(
             payload["by"] = by
         if computer:
             payload["computer"] = dict(computer)
-        return _record(locked, after, kind=kind, seat=seat, payload=payload)
+    return _record(locked, after, kind=kind, seat=seat, payload=payload)
+
+
+@contextmanager
+def _kept_unless_written(locked: _Locked) -> Iterator[None]:
+    """A command refused before its write leaves this process's entry as it was."""
+    try:
+        yield
+    except GameError:
+        live.keep(locked)
+        raise
 
 
 def start_next_round(*, game_id: int, seat: int | None, expected_seq: int | None = None) -> Outcome:
     """Deal the next round once a round is over. ``seat`` is the person who
     asked (any person seated at the table may), or None when the server
     deals it (a table without people, a timer)."""
-    with transaction.atomic():
-        locked = _lock(game_id, expected_seq=expected_seq)
+    locked = _load(game_id, expected_seq=expected_seq)
+    with _kept_unless_written(locked):
         if seat is not None:
             _check_seat(locked, seat)
             if seat not in locked.seats.humans:
@@ -227,19 +373,19 @@ def start_next_round(*, game_id: int, seat: int | None, expected_seq: int | None
             after = next_round(locked.state)
         except IllegalAction as error:
             raise _engine_error(error) from None
-        return _record(locked, after, kind=Move.Kind.NEXT_ROUND, seat=seat, payload={})
+    return _record(locked, after, kind=Move.Kind.NEXT_ROUND, seat=seat, payload={})
 
 
 def resign(*, game_id: int, seat: int, expected_seq: int | None = None) -> Outcome:
     """``seat`` gives up: the game ends against them (games.engine.resign)."""
-    with transaction.atomic():
-        locked = _lock(game_id, expected_seq=expected_seq)
+    locked = _load(game_id, expected_seq=expected_seq)
+    with _kept_unless_written(locked):
         _check_seat(locked, seat)
         try:
             after = engine_resign(locked.state, seat)
         except IllegalAction as error:
             raise _engine_error(error) from None
-        return _record(locked, after, kind=Move.Kind.RESIGN, seat=seat, payload={})
+    return _record(locked, after, kind=Move.Kind.RESIGN, seat=seat, payload={})
 
 
 def offer_draw(*, game_id: int, seat: int) -> Outcome | DrawOffer:
@@ -289,6 +435,7 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         table.status = Table.Status.ABORTED
         table.finished_at = now
         table.save(update_fields=["status", "finished_at"])
+        transaction.on_commit(lambda: live.forget(game_id))
         state = selectors.game_state(game)
         if state is not None:
             info = selectors.table_seat_info(table.pk)

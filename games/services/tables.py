@@ -202,4 +202,3 @@ def adopt_guest_seats(*, guest_key: str, user: AbstractBaseUser) -> int:
             seat.save(update_fields=["user", "guest_key", "name"])
             adopted += 1
     return adopted
-

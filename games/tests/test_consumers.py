@@ -20,7 +20,9 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 @database_sync_to_async
 def two_guest_table(key0: str, key1: str, **options):
-    table = make_table(seats=[services.SeatSpec(guest_key=key0), services.SeatSpec(guest_key=key1)], **options)
+    table = make_table(
+        seats=[services.SeatSpec(guest_key=key0), services.SeatSpec(guest_key=key1)], **options
+    )
     return table.pk, Game.objects.get(table=table).pk
 
 
@@ -95,7 +97,10 @@ async def test_a_guest_gets_their_seat_view_with_the_table_object() -> None:
     assert table["status"] == "playing"
     assert table["ranked"] is False
     assert table["spectators"] == 0
-    assert [(p["seat"], p["kind"], p["name"]) for p in table["players"]] == [(0, "human", "Invité"), (1, "human", "Invité")]
+    assert [(p["seat"], p["kind"], p["name"]) for p in table["players"]] == [
+        (0, "human", "Invité"),
+        (1, "human", "Invité"),
+    ]
     assert "seed" not in dumps(frame)
     assert game.seed not in dumps(frame)
     if state.to_move == 0:
@@ -147,7 +152,13 @@ async def test_a_member_is_found_by_account() -> None:
     frame = await sock.connect()
     assert frame["view"]["seat"] == 1
     assert frame["table"]["players"][1]["name"] == user.username
-    assert frame["table"]["players"][0] == {"seat": 0, "name": "Computer 1", "kind": "computer", "level": "easy", "member": None}
+    assert frame["table"]["players"][0] == {
+        "seat": 0,
+        "name": "Computer 1",
+        "kind": "computer",
+        "level": "easy",
+        "member": None,
+    }
     await sock.close()
 
 
@@ -182,7 +193,14 @@ async def test_a_move_reaches_each_viewer_as_event_then_state() -> None:
     await sockets[mover].send(frame_for(action, 0))
     for viewer, sock in ((mover, sockets[mover]), (1 - mover, sockets[1 - mover]), (None, watcher)):
         event = await sock.until("event")
-        assert event == {"type": "event", "seq": 1, "seat": mover, "action": "play", "tile": action.tile.to_list(), "end": str(action.end)}
+        assert event == {
+            "type": "event",
+            "seq": 1,
+            "seat": mover,
+            "action": "play",
+            "tile": action.tile.to_list(),
+            "end": str(action.end),
+        }
         after = await sock.receive()
         assert after["type"] == "state"
         assert after["seq"] == 1
@@ -219,14 +237,20 @@ async def test_every_refusal_is_an_error_frame_that_changes_nothing() -> None:
         (watcher, dumps({"type": "pass", "seq": 0}), "not_seated"),
         (watcher, dumps({"type": "resign"}), "not_seated"),
         (them, dumps({"type": "pass", "seq": 0}), "not_your_turn"),
-        (me, dumps({"type": "play", "tile": state.hands[other][0].to_list(), "end": "left", "seq": 0}), "illegal"),
+        (
+            me,
+            dumps({"type": "play", "tile": state.hands[other][0].to_list(), "end": "left", "seq": 0}),
+            "illegal",
+        ),
         (me, dumps({"type": "pass", "seq": 0}), "illegal"),  # a tile fits
         (me, dumps({"type": "play", "tile": hand[0].to_list(), "end": "left", "seq": 5}), "stale"),
         (me, dumps({"type": "next_round"}), "illegal"),  # the round is not over
         (watcher, dumps({"type": "offer_draw"}), "not_seated"),
     ]
     if misfit is not None:
-        cases.append((me, dumps({"type": "play", "tile": misfit.to_list(), "end": "right", "seq": 0}), "illegal"))
+        cases.append(
+            (me, dumps({"type": "play", "tile": misfit.to_list(), "end": "right", "seq": 0}), "illegal")
+        )
     for sock, text, code in cases:
         await sock.send_text(text)
         frame = await sock.until("error")
@@ -429,7 +453,9 @@ async def test_the_pass_and_draw_frames_parse_to_actions() -> None:
 
     assert action_from_json({"type": "draw", "seq": 3}, 1) == Draw(1)
     assert action_from_json({"type": "pass", "seq": 3}, 0) == Pass(0)
-    assert action_from_json({"type": "play", "tile": [5, 3], "end": "right"}, 2) == Play(2, Tile(3, 5), "right")
+    assert action_from_json({"type": "play", "tile": [5, 3], "end": "right"}, 2) == Play(
+        2, Tile(3, 5), "right"
+    )
 
 
 async def test_a_waiting_table_starts_on_the_socket_of_who_took_a_seat_meanwhile() -> None:

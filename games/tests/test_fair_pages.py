@@ -82,7 +82,7 @@ def test_the_replay_page_shows_the_links_the_command_and_the_review_when_ready()
     review.review_game(game_id=game.pk)
     fragment = client.get(f"/table/{game.table_id}/review/").content.decode()
     assert "data-review-ready" in fragment
-    assert "data-computer-check=\"same\"" in fragment
+    assert 'data-computer-check="same"' in fragment
     page = client.get(url).content.decode()
     assert "data-review-pending" not in page
     data = GameReview.objects.get(game=game).data

@@ -129,7 +129,9 @@ def test_computer_decision_seeds_are_the_published_formula_and_the_budget_is_rec
     game = computer_game()
     assert selectors.ai_seed(game, 12) == computer_seed(game.seed, 12)
     finish(game)
-    computer_payloads = [m.payload for m in Move.objects.filter(game=game, seat=1, kind__in=["play", "draw", "pass"])]
+    computer_payloads = [
+        m.payload for m in Move.objects.filter(game=game, seat=1, kind__in=["play", "draw", "pass"])
+    ]
     assert computer_payloads
     assert all(p["computer"] == {"level": "easy", "budget_ms": 7} for p in computer_payloads)
     frames = [f for f in fairness.build_replay(game)["actions"] if f.get("computer")]
@@ -191,7 +193,12 @@ def test_salt_changes_the_deal_and_is_verified() -> None:
     rules = rules_for("classic-draw", players=2, teams=False, target=50)
     seats = lambda: [GuestSeatFactory.build(), ComputerSeatFactory.build()]  # noqa: E731
     plain = services.create_table(
-        kind=Table.Kind.PRIVATE, rules=rules, preset="classic-draw", seats=seats(), public=True, server_seed="s" * 32
+        kind=Table.Kind.PRIVATE,
+        rules=rules,
+        preset="classic-draw",
+        seats=seats(),
+        public=True,
+        server_seed="s" * 32,
     )
     with TestCase.captureOnCommitCallbacks(execute=True):  # the computer may move first
         salted = services.create_table(
@@ -260,7 +267,11 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
     if game.to_move is not None:
         state = selectors.game_state(game)
         services.play_move(
-            game_id=game.pk, seat=game.to_move, action=legal_actions(state)[0], expected_seq=game.seq, by="computer"
+            game_id=game.pk,
+            seat=game.to_move,
+            action=legal_actions(state)[0],
+            expected_seq=game.seq,
+            by="computer",
         )
     finish(game)
     data = fairness.build_replay(game)

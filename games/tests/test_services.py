@@ -20,6 +20,7 @@ from games.engine import (
     view_for,
 )
 from games.models import Game, Move, Table
+from games.services import broadcast
 from games.signals import game_finished
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, MemberSeatFactory, make_table
 
@@ -161,11 +162,22 @@ def test_play_move_stores_the_move_then_broadcasts_after_commit(
     assert outcome.seq == 1
     assert current(game).to_move == outcome.state.to_move
     groups = [group for group, _message in sent]
-    assert groups == [f"table.{game.table_id}.public", f"table.{game.table_id}.seat.0", f"table.{game.table_id}.seat.1"]
+    assert groups == [
+        f"table.{game.table_id}.public",
+        f"table.{game.table_id}.seat.0",
+        f"table.{game.table_id}.seat.1",
+    ]
     for group, message in sent:
         viewer = None if group.endswith("public") else int(group.rsplit(".", 1)[1])
-        event, state_frame = message["frames"][:2]
-        assert event == {"type": "event", "seq": 1, "seat": seat, "action": "play", "tile": action.tile.to_list(), "end": str(action.end)}
+        event, state_frame = broadcast.decoded_frames(message)[:2]
+        assert event == {
+            "type": "event",
+            "seq": 1,
+            "seat": seat,
+            "action": "play",
+            "tile": action.tile.to_list(),
+            "end": str(action.end),
+        }
         assert state_frame["type"] == "state"
         assert state_frame["seq"] == 1
         assert state_frame["view"] == view_for(outcome.state, viewer).to_dict()
@@ -187,13 +199,13 @@ def test_a_drawn_tile_is_sent_to_the_drawer_only(sent, django_capture_on_commit_
         services.play_move(game_id=game.pk, seat=drawer, action=Draw(drawer), expected_seq=0)
     assert Move.objects.get(game=game).payload == {"tile": drawn.to_list()}
     for group, message in sent:
-        event = message["frames"][0]
+        event = broadcast.decoded_frames(message)[0]
         assert event["action"] == "draw"
         if group.endswith(f"seat.{drawer}"):
             assert event["tile"] == drawn.to_list()
         else:
             assert "tile" not in event
-            assert drawn.to_list() not in message["frames"][1]["view"]["hand"]
+            assert drawn.to_list() not in broadcast.decoded_frames(message)[1]["view"]["hand"]
 
 
 def test_a_double_submit_plays_once() -> None:
@@ -214,7 +226,9 @@ def test_a_stale_seq_is_refused_and_changes_nothing() -> None:
     cached = game.state
     for stale in (-1, 1, 7):
         with pytest.raises(services.StaleSeq):
-            services.play_move(game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=stale)
+            services.play_move(
+                game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=stale
+            )
     game.refresh_from_db()
     assert game.seq == 0
     assert game.state == cached
@@ -238,7 +252,9 @@ def test_out_of_turn_and_illegal_actions_are_refused() -> None:
     misfit = next((t for t in hand if not t.has(left) and not t.has(right)), None)
     if misfit is not None:
         with pytest.raises(services.IllegalMove, match="does not match"):
-            services.play_move(game_id=game.pk, seat=mover, action=Play(mover, misfit, "left"), expected_seq=0)
+            services.play_move(
+                game_id=game.pk, seat=mover, action=Play(mover, misfit, "left"), expected_seq=0
+            )
     with pytest.raises(services.NotYourTurn):  # an action for another seat than the sender's
         services.play_move(game_id=game.pk, seat=mover, action=Pass(other), expected_seq=0)
     assert not Move.objects.filter(game=game).exists()
@@ -308,7 +324,12 @@ def test_next_round_waits_for_a_person_and_refuses_computers_and_early_calls() -
         services.start_next_round(game_id=game.pk, seat=0)
     rng = random.Random(3)
     while not state.round_over:
-        services.play_move(game_id=game.pk, seat=state.to_move, action=rng.choice(legal_actions(state)), expected_seq=game.seq)
+        services.play_move(
+            game_id=game.pk,
+            seat=state.to_move,
+            action=rng.choice(legal_actions(state)),
+            expected_seq=game.seq,
+        )
         state = current(game)
     # Two block-game hands hold fewer than 100 pips: round 1 cannot end the game.
     assert not state.game_over
@@ -341,7 +362,9 @@ def test_next_round_is_only_for_people(computer_queue, django_capture_on_commit_
             break
         assert state.to_move == 0  # the computer has played its turns
         with django_capture_on_commit_callbacks(execute=True):
-            services.play_move(game_id=game.pk, seat=0, action=rng.choice(legal_actions(state)), expected_seq=game.seq)
+            services.play_move(
+                game_id=game.pk, seat=0, action=rng.choice(legal_actions(state)), expected_seq=game.seq
+            )
         run_computers()
         state = current(game)
     # Two block-game hands hold fewer than 100 pips: round 1 cannot end the game.
@@ -362,7 +385,7 @@ def test_resign_ends_the_game_for_the_other_side(django_capture_on_commit_callba
     assert game.winner == 1
     assert game.result["reason"] == "resigned"
     assert game.moves.get().kind == "resign"
-    kinds = [frame["type"] for frame in sent[0][1]["frames"]]
+    kinds = [frame["type"] for frame in broadcast.decoded_frames(sent[0][1])]
     assert kinds == ["event", "state", "game_over"]  # no hands revealed mid-round
 
 
@@ -408,9 +431,12 @@ def test_abort_game_closes_a_live_table_without_a_winner() -> None:
 def test_a_failing_transaction_leaves_no_trace(django_capture_on_commit_callbacks, sent) -> None:
     game = game_of(make_table())
     state = current(game)
+
     def move_then_fail() -> None:
         with transaction.atomic():
-            services.play_move(game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=0)
+            services.play_move(
+                game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=0
+            )
             raise RuntimeError("the caller's transaction fails after the move")
 
     with pytest.raises(RuntimeError):
@@ -424,7 +450,9 @@ def test_a_failing_transaction_leaves_no_trace(django_capture_on_commit_callback
 # -- the computer's turn ----------------------------------------------------------
 
 
-def test_a_computer_to_move_is_queued_after_commit(computer_queue, django_capture_on_commit_callbacks) -> None:
+def test_a_computer_to_move_is_queued_after_commit(
+    computer_queue, django_capture_on_commit_callbacks
+) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         table = make_table(seats=ComputerSeatFactory.build_batch(2))
     game = game_of(table)

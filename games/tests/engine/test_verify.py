@@ -164,7 +164,9 @@ def test_the_computer_seed_is_a_plain_hash_of_seed_and_event() -> None:
     assert 0 <= computer_seed("abc", 4) < 2**64
 
 
-def test_the_command_prints_the_scores_or_the_disagreement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_the_scores_or_the_disagreement(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = played_game()
     good = tmp_path / "replay.json"
     good.write_text(json.dumps(data))
@@ -186,15 +188,26 @@ def test_the_module_runs_as_a_command_without_django(tmp_path: Path) -> None:
     path.write_text(json.dumps(played_game()))
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, "-c", "import sys, runpy; sys.argv = ['verify', sys.argv[1]]; "
-         "runpy.run_module('games.engine.verify', run_name='__main__'); ", str(path)],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        [
+            sys.executable,
+            "-c",
+            "import sys, runpy; sys.argv = ['verify', sys.argv[1]]; "
+            "runpy.run_module('games.engine.verify', run_name='__main__'); ",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     assert "final scores" in done.stdout
     probe = subprocess.run(
         [sys.executable, "-c", "import games.engine.verify, sys; print('django' in sys.modules)"],
-        capture_output=True, text=True, env=env, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
     )
     assert probe.stdout.strip() == "False"
 
@@ -220,11 +233,17 @@ def test_computer_moves_are_recomputed_from_their_view() -> None:
         if others:
             choices.append((len(frames), others))
         seq += 1
-        frames.append({**actions_to_json([action])[0], "seq": seq, "computer": {"level": "medium", "budget_ms": None}})
+        frames.append(
+            {**actions_to_json([action])[0], "seq": seq, "computer": {"level": "medium", "budget_ms": None}}
+        )
         state = apply_action(state, action)
     data = {
-        "format": 1, "rules": rules.to_dict(), "commitment": commit_seed(seed), "seed": seed,
-        "actions": frames, "final_scores": list(state.scores),
+        "format": 1,
+        "rules": rules.to_dict(),
+        "commitment": commit_seed(seed),
+        "seed": seed,
+        "actions": frames,
+        "final_scores": list(state.scores),
     }
     report = verify_replay(data, computer=True)
     assert report.computer_checked == sum(1 for frame in frames if "computer" in frame)
@@ -232,7 +251,9 @@ def test_computer_moves_are_recomputed_from_their_view() -> None:
     index, others = choices[0]
     tampered = copy.deepcopy(data)
     tampered["actions"][index] = {
-        **actions_to_json([others[0]])[0], "seq": frames[index]["seq"], "computer": frames[index]["computer"]
+        **actions_to_json([others[0]])[0],
+        "seq": frames[index]["seq"],
+        "computer": frames[index]["computer"],
     }
     with pytest.raises(Disagreement, match=f"action {index + 1}: the computer"):
         verify_replay(tampered, computer=True)
