@@ -96,10 +96,16 @@ class Clock:
 
 
 def clock_for(
-    table: Table, game: Game, *, now: datetime | None = None, humans: Collection[int] | None = None
+    table: Table,
+    game: Game,
+    *,
+    now: datetime | None = None,
+    humans: Collection[int] | None = None,
+    connected: Collection[int] | None = None,
 ) -> Clock | None:
     """The timer of a live game, or None (no timer, or nothing to wait for).
-    ``humans``: the seats held by people, when the caller has read them."""
+    ``humans``: the seats held by people, ``connected``: the seats with a
+    live socket (``connected_seats``), when the caller has read them."""
     if game.finished or game.state is None or table.status != Table.Status.PLAYING:
         return None
     if humans is None:
@@ -109,7 +115,7 @@ def clock_for(
         return None
     now = now or timezone.now()
     started = game.updated_at or now
-    away = tuple(sorted(humans - connected_seats(table.pk)))
+    away = tuple(sorted(humans - set(connected_seats(table.pk) if connected is None else connected)))
     if game.to_move is None:
         if not game.round_over:
             return None
@@ -121,12 +127,14 @@ def clock_for(
     return Clock(game.to_move, started + turn_time(), grace, away, claimable)
 
 
-def clock_facts(table: Table, game: Game, humans: Collection[int] | None = None) -> dict[str, Any]:
+def clock_facts(
+    table: Table, game: Game, humans: Collection[int] | None = None, connected: Collection[int] | None = None
+) -> dict[str, Any]:
     """``{"clock": {...} | None}`` for the table facts of every frame
     (games.selectors.table_facts): the state frames carry the timer."""
     if table.kind == Table.Kind.COMPUTER or game.finished or game.state is None:
         return {"clock": None}
-    clock = clock_for(table, game, humans=humans)
+    clock = clock_for(table, game, humans=humans, connected=connected)
     return {"clock": None if clock is None else clock.to_dict()}
 
 

@@ -218,14 +218,17 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
     return players
 
 
-def table_facts(table: Table, game: Game, humans: Collection[int] | None = None) -> dict[str, Any]:
+def table_facts(
+    table: Table, game: Game, humans: Collection[int] | None = None, connected: Collection[int] | None = None
+) -> dict[str, Any]:
     """The live facts of a table sent with every broadcast (no names: those
     are translated per viewer); ``clock``: the turn timer (games.clock).
-    ``humans``: the seats held by people, when the caller has read them."""
+    ``humans``: the seats held by people, ``connected``: the seats with a
+    live socket, when the caller has read them."""
     return {
         "status": table.status,
         "draw_offers": sorted(game.draw_offers),
-        **clock_facts(table, game, humans),
+        **clock_facts(table, game, humans, connected),
     }
 
 

@@ -96,7 +96,15 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    # No health check by default: Django would run it (a round trip) before
+    # the first query of every websocket message that reaches the database,
+    # a move included; a connection that fails is closed after its error and
+    # the next call opens a new one (docs/performance.md, docs/stack.md).
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=60, conn_health_checks=env_bool("DATABASE_HEALTH_CHECKS", False)
+        )
+    }
 else:
     DATABASES = {
         "default": {

@@ -17,15 +17,16 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games import clock, selectors
 from games.engine import (
     Action,
     Draw,
@@ -38,7 +39,8 @@ from games.engine import (
     next_round,
 )
 from games.engine import resign as engine_resign
-from games.models import Game, Move, Table
+from games.models import Game, Move, Presence, Table
+from games.presence import PRESENCE_TTL
 from games.signals import game_finished
 
 from . import broadcast, live
@@ -123,42 +125,97 @@ def _json(value: Any) -> Any:
     return connection.ops.adapt_json_value(value, None)
 
 
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What the write read back: the game's draw offers, and the seats with
+    a live socket when the clock needs them (else None)."""
+
+    draw_offers: list[int]
+    connected: list[int] | None
+
+
+def _json_list(value: Any) -> list[int]:
+    if value is None:
+        return []
+    return list(json.loads(value) if isinstance(value, str | bytes) else value)
+
+
 @functools.cache
-def _update_sql(names: tuple[str, ...]) -> str:
-    """UPDATE of the game row at a given seq, live, returning its draw offers.
-    Every name comes from the model's own metadata; values are parameters."""
+def _sql(
+    vendor: str, names: tuple[str, ...], move_names: tuple[str, ...], presence: bool, single: bool
+) -> str:
+    """The move's SQL. Every name comes from the models' own metadata;
+    values are parameters.
+
+    ``single`` (PostgreSQL): one statement, its own transaction: the game
+    row updated if still at its seq and live, the move inserted only if it
+    was, the draw offers and present seats read back. Otherwise the UPDATE
+    (returning the same) and the INSERT are two statements of a transaction.
+    """
     quote = connection.ops.quote_name
+    game_table, move_table = quote(Game._meta.db_table), quote(Move._meta.db_table)
     assignments = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in names)
+    where = f"{quote('id')} = %s AND {quote('seq')} = %s AND {quote('finished_at')} IS NULL"
+    if presence:
+        aggregate = (
+            "json_agg(DISTINCT p.seat)" if vendor == "postgresql" else "json_group_array(DISTINCT p.seat)"
+        )
+        seats = (
+            f"(SELECT {aggregate} FROM {quote(Presence._meta.db_table)} p "  # noqa: S608 - names from the models
+            "WHERE p.table_id = %s AND p.seat IS NOT NULL AND p.seen_at >= %s)"
+        )
+    else:
+        seats = "NULL"
+    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in move_names)
+    if not single:
+        update = (
+            f"UPDATE {game_table} SET {assignments} WHERE {where} RETURNING {quote('draw_offers')}, {seats}"  # noqa: S608
+        )
+        insert = f"INSERT INTO {move_table} ({columns}) VALUES ({', '.join(['%s'] * len(move_names))})"  # noqa: S608
+        return update + ";\n" + insert
+    typed = ", ".join(f"CAST(%s AS {Move._meta.get_field(name).db_type(connection)})" for name in move_names)
     return (
-        f"UPDATE {quote(Game._meta.db_table)} SET {assignments} "  # noqa: S608 - names from the model
-        f"WHERE {quote('id')} = %s AND {quote('seq')} = %s AND {quote('finished_at')} IS NULL "
-        f"RETURNING {quote('draw_offers')}"
+        f"WITH g AS (UPDATE {game_table} SET {assignments} WHERE {where} RETURNING {quote('draw_offers')}), "  # noqa: S608
+        f"m AS (INSERT INTO {move_table} ({columns}) SELECT {typed} FROM g RETURNING 1) "
+        f"SELECT g.{quote('draw_offers')}, {seats}, (SELECT count(*) FROM m) FROM g"
     )
 
 
-@functools.cache
-def _insert_sql(names: tuple[str, ...]) -> str:
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in names)
-    placeholders = ", ".join(["%s"] * len(names))
-    return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({placeholders})"  # noqa: S608
-
-
-def _write(locked: _Locked, fields: dict[str, Any], move: dict[str, Any]) -> list[int]:
-    """Two statements: update the game row if it is still at ``locked.seq``
-    and live, returning its draw offers; append the move. Raises
-    ``_Conflict`` (nothing written) when another move came first."""
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(tuple(fields)), [*fields.values(), locked.game.pk, locked.game.seq])
-        row = cursor.fetchone()
-        if row is None:
-            raise _Conflict
-        try:
-            cursor.execute(_insert_sql(tuple(move)), list(move.values()))
-        except IntegrityError:
-            raise _Conflict from None
-    offers = row[0]
-    return json.loads(offers) if isinstance(offers, str | bytes) else list(offers or [])
+def _write(locked: _Locked, fields: dict[str, Any], move: dict[str, Any], *, presence_since: Any) -> _Written:
+    """Store the move: the game row updated only if it is still at
+    ``locked.seq`` and live, the move appended (its (game, seq) is unique).
+    One statement on PostgreSQL (unless the caller holds a transaction),
+    else two in a transaction. Raises ``_Conflict``, nothing written, when
+    another move (or an abort) came first. ``presence_since``: read back
+    the seats with a socket seen since then (the clock's ``away``)."""
+    game = locked.game
+    vendor = connection.vendor
+    presence = presence_since is not None
+    single = vendor == "postgresql" and "finished_at" not in fields
+    sql = _sql(vendor, tuple(fields), tuple(move), presence, single)
+    update_params = [*fields.values(), game.pk, game.seq]
+    presence_params = [game.table_id, presence_since] if presence else []
+    try:
+        if single:
+            # Inside a caller's transaction, a savepoint keeps a refused
+            # insert from spoiling it; alone, the statement is its own.
+            guard = transaction.atomic() if connection.in_atomic_block else nullcontext()
+            with guard, connection.cursor() as cursor:
+                cursor.execute(sql, [*update_params, *move.values(), *presence_params])
+                row = cursor.fetchone()
+            if row is None or row[2] != 1:
+                raise _Conflict
+        else:
+            update, insert = sql.split(";\n")
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(update, [*update_params, *presence_params])
+                row = cursor.fetchone()
+                if row is None:
+                    raise _Conflict
+                cursor.execute(insert, list(move.values()))
+    except IntegrityError:
+        raise _Conflict from None
+    return _Written(_json_list(row[0]), None if not presence else [int(seat) for seat in _json_list(row[1])])
 
 
 def _refuse_conflict(game_id: int) -> Exception:
@@ -219,11 +276,21 @@ def _record(
     frames = broadcast.move_frames_by_viewer(
         seq=seq, kind=kind, seat=seat, payload=payload, state=new_state, humans=locked.seats.humans
     )
+    seats = locked.seats
+    presence_since = None
+    if (
+        table.kind != Table.Kind.COMPUTER
+        and clock.timed(table, len(seats.humans))
+        and not new_state.game_over
+    ):
+        presence_since = connection.ops.adapt_datetimefield_value(now - timedelta(seconds=PRESENCE_TTL))
     try:
-        with transaction.atomic():
-            offers = _write(locked, fields, move)
-            if new_state.game_over:
-                finish_game(game=game, table=table, state=new_state, now=now, result=result, save_game=False)
+        if new_state.game_over:
+            with transaction.atomic():
+                written = _write(locked, fields, move, presence_since=None)
+                finish_game(game=game, table=table, state=new_state, now=now, result=result)
+        else:
+            written = _write(locked, fields, move, presence_since=presence_since)
     except _Conflict:
         live.forget(game.pk)
         raise _refuse_conflict(game.pk) from None
@@ -233,15 +300,13 @@ def _record(
         new_state.to_move,
         new_state.round_over,
     )
-    game.updated_at, game.draw_offers = now, offers
-    facts = selectors.table_facts(table, game, locked.seats.humans)
+    game.updated_at, game.draw_offers = now, written.draw_offers
+    facts = selectors.table_facts(table, game, seats.humans, written.connected)
     messages = broadcast.move_messages(table_id=table.pk, seq=seq, frames=frames, table=facts)
-    outcome = Outcome(
-        game.pk, table.pk, seq, kind, seat, payload, new_state, locked.seats.humans, facts, messages
-    )
+    outcome = Outcome(game.pk, table.pk, seq, kind, seat, payload, new_state, seats.humans, facts, messages)
     # The computer's turn is queued before anyone hears of the move: a
     # process that dies after announcing it cannot leave the game waiting.
-    after_commit_work(game_id=game.pk, seq=seq, state=new_state, seats=locked.seats)
+    after_commit_work(game_id=game.pk, seq=seq, state=new_state, seats=seats)
     entry = live.LiveGame(game, table, new_state, locked.seats)
 
     def committed() -> None:
