@@ -485,3 +485,32 @@ async def test_a_waiting_table_starts_on_the_socket_of_who_took_a_seat_meanwhile
     assert frame["table"]["status"] == "playing"
     assert [p["kind"] for p in frame["table"]["players"]] == ["human", "human"]
     await late.close()
+
+
+async def test_a_broadcast_reaches_the_sockets_without_a_trip_to_the_database_thread(monkeypatch) -> None:
+    # Channels runs ``aclose_old_connections`` on the database thread before
+    # every message of a consumer; the table socket reaches the database only
+    # through database_sync_to_async (which closes old connections itself),
+    # so broadcasts must not queue behind the moves on that thread.
+    import channels.consumer
+
+    hops: list[int] = []
+    original = channels.consumer.aclose_old_connections
+
+    async def counted() -> None:
+        hops.append(1)
+        await original()
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    table_id, game_id, sockets, _ = await seated_pair(preset="classic-block", where=can_play)
+    watcher = Socket(table_id)
+    await watcher.connect()
+    state = await state_of(game_id)
+    action = next(a for a in legal_actions(state) if isinstance(a, Play))
+    await sockets[state.to_move].send(frame_for(action, 0))
+    for sock in (sockets[1 - state.to_move], watcher):
+        assert (await sock.until("event"))["seq"] == 1
+        assert (await sock.until("state"))["table"]["status"] == "playing"
+    assert hops == []
+    for sock in (*sockets, watcher):
+        await sock.close()
