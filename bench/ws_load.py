@@ -9,21 +9,29 @@ by bench/seed_tables.py through the games services.
 Scenarios (``--only`` picks some; every one is bounded by the flags):
 
 - ``saturate``: N tables of computer-speed people (a move as soon as it is
-  their turn): the relay yardstick (bench/relay_app) on one Daphne, the site
-  on one Daphne, on two Daphne processes (seats split across them, so every
-  broadcast crosses the Redis layer) and on one uvicorn;
+  their turn), on one process of every server of ``--paced-servers``: the
+  relay yardstick (bench/relay_app), then the site, side by side on the same
+  server and channel layer (``--layer``); ``--two-processes`` adds the site
+  on two Daphne processes (seats split, every broadcast crosses Redis);
+  ``--profile DIR`` samples each server process with py-spy meanwhile
+  (bench/profile_summary.py reads the stacks);
 - ``hold``: one Daphne holding 4 x ``--hold-tables`` sockets with heartbeats
   (websocket pings and the protocol's ``ping``) for ``--hold-seconds``, every
   table still moving now and then;
-- ``paced``: tables each moving every 2 s, more and more of them, on one
-  process (Daphne, then uvicorn): the most tables with p99 < 150 ms;
+- ``paced``: tables each moving every 2 s, more and more of them
+  (``--paced-steps``, ``--relay-paced-steps``), on one process of every
+  server of ``--paced-servers``, the relay yardstick then the site: the most
+  tables with p99 move-to-broadcast under ``--paced-p99-ms`` (100), nothing
+  lost and every socket held;
 - ``computer``: a person against a computer (AI_MOVE_DELAY_MS=0 unless ``--computer-delay-ms``; worker pool and
   concurrency from ``--worker-pool`` and ``--worker-concurrency``): the
   computer's move-to-broadcast latency through Celery + Redis, and in-process,
   the difference being the queueing overhead.
 
 Prints connections held, moves per second, move-to-broadcast latency
-p50/p99/max (ms), server CPU per move, errors, for each run.
+p50/p99/max (ms), server CPU per move, errors, for each run, and the site's
+ratios to the yardstick. ``--json FILE`` writes the summary that other
+programs read (docs/performance.md, "JSON output").
 """
 
 from __future__ import annotations

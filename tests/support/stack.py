@@ -33,6 +33,9 @@ from tests.support.site import free_port, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The production web server (the Procfile's): the stack runs it unless told.
+WEB_SERVER = "daphne"
+
 # Redis database numbers the stack may claim (the test passes use 0 and 1).
 REDIS_DBS = range(8, 16)
 CLAIM_KEY = "dominoes:stack:claimed-by"
@@ -243,12 +246,14 @@ class Stack:
         name: str,
         *,
         port: int | None = None,
-        server: str = "daphne",
+        server: str = "",
         app: str = "config.asgi:application",
         **env: str,
     ) -> str:
-        """Start a web process (Daphne, or uvicorn with ``server="uvicorn"``)
-        serving ``app`` and wait until /healthz answers; returns its base URL."""
+        """Start a web process (``server``: "daphne" or "uvicorn", by default
+        ``STACK_SERVER`` or the production server, ``WEB_SERVER``) serving
+        ``app`` and wait until /healthz answers; returns its base URL."""
+        server = server or os.environ.get("STACK_SERVER") or WEB_SERVER
         port = port or free_port()
         if server == "daphne":
             argv = [
