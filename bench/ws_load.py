@@ -613,7 +613,7 @@ def main() -> int:
     parser.add_argument(
         "--layer",
         choices=("core", "pubsub"),
-        default=os.environ.get("CHANNEL_LAYER", "core"),
+        default=os.environ.get("CHANNEL_LAYER", "pubsub"),
         help="channel layer of the site and the relay (CHANNEL_LAYER)",
     )
     parser.add_argument(

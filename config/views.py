@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
 
 from asgiref.sync import async_to_sync
@@ -29,7 +30,14 @@ async def _layer_round_trip() -> bool:
     channel = await layer.new_channel("healthz.")
     token = uuid.uuid4().hex
     await layer.send(channel, {"type": "healthz.ping", "token": token})
-    message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    try:
+        message = await asyncio.wait_for(layer.receive(channel), timeout=2)
+    finally:
+        # The Redis pub/sub layer unsubscribes a channel only when a receive
+        # on it is cancelled: cancel one, or every check would leave its
+        # channel subscribed for the life of the process.
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(layer.receive(channel), timeout=0.001)
     return message.get("token") == token
 
 

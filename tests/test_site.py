@@ -22,6 +22,30 @@ def test_healthz_answers_200_when_database_and_layer_answer(client: Client) -> N
     assert response.json() == {"ok": True, "database": True, "channel_layer": True}
 
 
+@pytest.mark.services
+async def test_the_health_check_leaves_no_channel_subscribed_on_the_pubsub_layer(settings, redis_url: str) -> None:
+    from channels.layers import channel_layers, get_channel_layer
+
+    from config import views
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": 15}]},
+        }
+    }
+    channel_layers.backends.clear()
+    layer = get_channel_layer()
+    try:
+        assert await views._layer_round_trip()
+        assert await views._layer_round_trip()
+        inner = layer._get_layer()
+        assert [channel for channel in inner.channels if "healthz" in channel] == []
+    finally:
+        await layer.flush()
+        channel_layers.backends.clear()
+
+
 @pytest.mark.django_db
 def test_healthz_answers_503_when_the_channel_layer_fails(
     client: Client, monkeypatch: pytest.MonkeyPatch

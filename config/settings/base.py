@@ -123,9 +123,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery broker --------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# CHANNEL_LAYER=core (channels_redis.core.RedisChannelLayer, the default) or
-# pubsub (channels_redis.pubsub.RedisPubSubChannelLayer): docs/performance.md.
-CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "core")
+# CHANNEL_LAYER=pubsub (channels_redis.pubsub.RedisPubSubChannelLayer, the
+# default: half the CPU per move of the other, and it resubscribes after a
+# Redis restart) or core (channels_redis.core.RedisChannelLayer): docs/performance.md.
+CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(f"CHANNEL_LAYER must be core or pubsub, not {CHANNEL_LAYER!r}")
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
