@@ -23,7 +23,9 @@ def test_healthz_answers_200_when_database_and_layer_answer(client: Client) -> N
 
 
 @pytest.mark.services
-async def test_the_health_check_leaves_no_channel_subscribed_on_the_pubsub_layer(settings, redis_url: str) -> None:
+async def test_the_health_check_leaves_no_channel_subscribed_on_the_pubsub_layer(
+    settings, redis_url: str
+) -> None:
     from channels.layers import channel_layers, get_channel_layer
 
     from config import views
@@ -95,7 +97,11 @@ def _settings_in_subprocess(env: dict[str, str], module: str = "config.settings.
         "'eager': settings.CELERY_TASK_ALWAYS_EAGER, 'broker': settings.CELERY_BROKER_URL,"
         "'debug': settings.DEBUG}))"
     )
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG"}}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DEBUG", "CHANNEL_LAYER"}
+    }
     clean.update(env, DJANGO_SETTINGS_MODULE=module)
     output = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env=clean, check=True, capture_output=True, text=True
@@ -119,9 +125,14 @@ def test_database_and_redis_urls_switch_to_the_production_services() -> None:
         {"DATABASE_URL": "postgres://u@db.example:5432/dominoes", "REDIS_URL": "redis://cache.example:6379/1"}
     )
     assert settings["engine"] == "django.db.backends.postgresql"
-    assert settings["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert settings["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert settings["eager"] is False
     assert settings["broker"] == "redis://cache.example:6379/1"
+
+
+def test_channel_layer_core_switches_to_the_list_based_redis_layer() -> None:
+    settings = _settings_in_subprocess({"REDIS_URL": "redis://cache.example:6379/1", "CHANNEL_LAYER": "core"})
+    assert settings["layer"] == "channels_redis.core.RedisChannelLayer"
 
 
 def test_production_settings_pass_the_deploy_check() -> None:
