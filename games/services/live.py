@@ -25,7 +25,7 @@ from games.engine import State
 from games.models import Game, Table
 
 # Enough for every table a process serves at once; the oldest go first.
-MAX_GAMES = 4000
+MAX_GAMES = 2000
 
 
 @dataclass
