@@ -32,7 +32,7 @@ async def test_the_health_check_leaves_no_channel_subscribed_on_the_pubsub_layer
 
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layers.PubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": redis_url, "socket_timeout": 15}]},
         }
     }
@@ -46,6 +46,24 @@ async def test_the_health_check_leaves_no_channel_subscribed_on_the_pubsub_layer
     finally:
         await layer.flush()
         channel_layers.backends.clear()
+
+
+@pytest.mark.services
+async def test_the_pubsub_layer_sends_to_many_groups_in_one_call(redis_url: str) -> None:
+    import asyncio
+
+    from config.channel_layers import PubSubChannelLayer
+
+    layer = PubSubChannelLayer(hosts=[{"address": redis_url, "socket_timeout": 15}])
+    try:
+        channels = [await layer.new_channel() for _ in range(3)]
+        for index, channel in enumerate(channels):
+            await layer.group_add(f"many.{index % 2}", channel)
+        await layer.group_send_many([("many.0", {"type": "a", "n": 0}), ("many.1", {"type": "b", "n": 1})])
+        received = [await asyncio.wait_for(layer.receive(channel), 5) for channel in channels]
+        assert [message["n"] for message in received] == [0, 1, 0]
+    finally:
+        await layer.flush()
 
 
 @pytest.mark.django_db
@@ -125,7 +143,7 @@ def test_database_and_redis_urls_switch_to_the_production_services() -> None:
         {"DATABASE_URL": "postgres://u@db.example:5432/dominoes", "REDIS_URL": "redis://cache.example:6379/1"}
     )
     assert settings["engine"] == "django.db.backends.postgresql"
-    assert settings["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert settings["layer"] == "config.channel_layers.PubSubChannelLayer"
     assert settings["eager"] is False
     assert settings["broker"] == "redis://cache.example:6379/1"
 

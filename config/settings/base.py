@@ -132,7 +132,8 @@ if CHANNEL_LAYER not in ("core", "pubsub"):
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            # channels_redis.pubsub.RedisPubSubChannelLayer with group_send_many.
+            "BACKEND": "config.channel_layers.PubSubChannelLayer",
             "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
         }
     }

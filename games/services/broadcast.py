@@ -55,9 +55,14 @@ async def _send_batch(messages: Sequence[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    # The site's pub/sub layer publishes every group in one round trip.
+    many = getattr(layer, "group_send_many", None)
     for attempt in (1, 2):
         try:
-            await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
+            if many is not None:
+                await many(messages)
+            else:
+                await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
             return
         except Exception:
             if attempt == 2:
