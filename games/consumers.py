@@ -12,10 +12,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.core.cache import cache
 from django.dispatch import Signal
 from django.utils import translation
@@ -37,6 +40,33 @@ CLOSE_FLOOD = 4429
 SPECTATORS_TTL = 6 * 3600
 
 ACTION_TYPES = ("play", "draw", "pass")
+
+
+_move_threads: ThreadPoolExecutor | None = None
+_move_threads_lock = threading.Lock()
+
+
+def _move_executor() -> ThreadPoolExecutor | None:
+    """The threads that run the table sockets' commands (``MOVE_THREADS``,
+    each with its own database connection), or None for the database thread."""
+    global _move_threads
+    count = int(getattr(settings, "MOVE_THREADS", 0))
+    if count <= 0:
+        return None
+    with _move_threads_lock:
+        if _move_threads is None:
+            _move_threads = ThreadPoolExecutor(max_workers=count, thread_name_prefix="moves")
+        return _move_threads
+
+
+async def _on_move_thread(run: Callable[[], Any]) -> Any:
+    """A game command on a move thread: moves of different tables commit at
+    once (each commit waits for the disk); two moves of one table are still
+    decided by the conditional write (games.services.play)."""
+    executor = _move_executor()
+    if executor is None:
+        return await database_sync_to_async(run)()
+    return await database_sync_to_async(run, thread_sensitive=False, executor=executor)()
 
 
 def spectators_key(table_id: int) -> str:
@@ -358,7 +388,7 @@ class TableConsumer(JsonSocket):
                 return service(**kwargs)
 
         try:
-            outcome = await database_sync_to_async(run)()
+            outcome = await _on_move_thread(run)
         except services.StaleSeq as error:
             await self.send_error(error.code, error.message, reason=error.reason, seq=error.current)
             return

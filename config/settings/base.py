@@ -211,6 +211,12 @@ LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))
 
+# Threads of a web process that store the moves made through its table
+# sockets, each with its own database connection: the commits (a disk flush
+# each) of different tables overlap. 0: the one database thread of every
+# other socket call (docs/performance.md).
+MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "4"))
+
 # --- Auth (django-allauth) -------------------------------------------------
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
