@@ -23,6 +23,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -140,6 +141,12 @@ def _json_list(value: Any) -> list[int]:
     return list(json.loads(value) if isinstance(value, str | bytes) else value)
 
 
+def _column(model: type[Game] | type[Move], name: str) -> str:
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field) and field.column is not None
+    return field.column
+
+
 @functools.cache
 def _sql(
     vendor: str, names: tuple[str, ...], move_names: tuple[str, ...], presence: bool, single: bool
@@ -154,7 +161,7 @@ def _sql(
     """
     quote = connection.ops.quote_name
     game_table, move_table = quote(Game._meta.db_table), quote(Move._meta.db_table)
-    assignments = ", ".join(f"{quote(Game._meta.get_field(name).column)} = %s" for name in names)
+    assignments = ", ".join(f"{quote(_column(Game, name))} = %s" for name in names)
     where = f"{quote('id')} = %s AND {quote('seq')} = %s AND {quote('finished_at')} IS NULL"
     if presence:
         aggregate = (
@@ -166,7 +173,7 @@ def _sql(
         )
     else:
         seats = "NULL"
-    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in move_names)
+    columns = ", ".join(quote(_column(Move, name)) for name in move_names)
     if not single:
         update = (
             f"UPDATE {game_table} SET {assignments} WHERE {where} RETURNING {quote('draw_offers')}, {seats}"  # noqa: S608
