@@ -143,7 +143,8 @@ def _json_list(value: Any) -> list[int]:
 
 def _column(model: type[Game] | type[Move], name: str) -> str:
     field = model._meta.get_field(name)
-    assert isinstance(field, Field) and field.column is not None
+    assert isinstance(field, Field)
+    assert field.column is not None
     return field.column
 
 
