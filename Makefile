@@ -42,7 +42,7 @@ beat: install
 	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
 	$(PY) -m celery -A config beat --loglevel=INFO
 
-## Production-like stack in the foreground: two Daphne processes, a worker, the scheduler.
+## Production-like stack in the foreground: two uvicorn processes, a worker, the scheduler.
 stack: install
 	@test -n "$(DATABASE_URL)" -a -n "$(REDIS_URL)" || { echo "Set DATABASE_URL and REDIS_URL"; exit 1; }
 	$(PY) manage.py migrate --noinput

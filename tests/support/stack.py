@@ -34,7 +34,7 @@ from tests.support.site import free_port, wait_until_healthy
 ROOT = Path(__file__).resolve().parents[2]
 
 # The production web server (the Procfile's): the stack runs it unless told.
-WEB_SERVER = "daphne"
+WEB_SERVER = "uvicorn"
 
 # Redis database numbers the stack may claim (the test passes use 0 and 1).
 REDIS_DBS = range(8, 16)
@@ -273,6 +273,10 @@ class Stack:
                 sys.executable,
                 "-m",
                 "uvicorn",
+                "--loop",
+                "uvloop",
+                "--http",
+                "httptools",
                 "--host",
                 "127.0.0.1",
                 "--port",
