@@ -2,11 +2,16 @@
 stacks (``bench/ws_load.py --profile DIR`` writes them, one file per
 saturation run).
 
-    python bench/profile_summary.py /tmp/profile/site-uvicorn-saturate.txt [--top 25]
+    python bench/profile_summary.py /tmp/profile/site-uvicorn-saturate.txt [--top 12]
 
-Prints the share of samples (every thread that was not idle) spent inside
-each part of the stack (inclusive: a frame anywhere in the stack counts),
-then the functions with the most samples of their own.
+Samples are split by thread: the event loop (websockets, the channel
+layer, the consumers), the threads that run database work (Channels'
+database thread and the move threads), and any other thread. Each sample of
+a thread is put in the first part of the stack that matches it (the list
+below, in order), then the functions with the most samples of their own.
+py-spy counts a thread waiting in C code without releasing its state as
+busy: "waiting for PostgreSQL" is time a database thread spends blocked on
+a round trip (commit included), not CPU.
 """
 
 from __future__ import annotations
@@ -16,22 +21,27 @@ import re
 from collections import Counter
 from pathlib import Path
 
-# (label, regular expression over one frame "function (file:line)"), in print order.
-PARTS: list[tuple[str, str]] = [
-    ("move service (games.services.play)", r"games/services/play\.py"),
-    ("database: Django ORM + psycopg", r"django/db/|psycopg"),
-    ("  of which SQL compilation", r"django/db/models/sql/compiler\.py"),
+DATABASE_THREAD = re.compile(r"thread_handler \((channels/db|asgiref/sync)\.py")
+# (label, regular expression over the whole stack, or over the last frame with "leaf:").
+DATABASE_PARTS: list[tuple[str, str]] = [
+    ("health check before a query (SELECT 1)", r"is_usable"),
+    ("waiting for PostgreSQL (round trips, commits)", r"leaf:psycopg/"),
+    ("SQL compilation (Django ORM)", r"django/db/models/sql/compiler\.py"),
     ("rules engine (games.engine)", r"games/engine/"),
-    ("frames (games.frames)", r"games/frames\.py"),
-    ("broadcast (games.services.broadcast)", r"games/services/broadcast\.py"),
-    ("table facts and clock (games.clock)", r"games/clock\.py"),
-    ("JSON encoding", r"json/encoder\.py|\(json/__init__\.py|dumps \("),
-    ("translation (gettext)", r"django/utils/translation"),
+    (
+        "frames and their JSON (games.frames, broadcast)",
+        r"games/frames\.py|json/|games/services/broadcast\.py",
+    ),
+    ("turn clock and table facts (games.clock)", r"games/clock\.py"),
+    ("other Python (services, Django, psycopg)", r""),
+]
+LOOP_PARTS: list[tuple[str, str]] = [
     ("channel layer (channels_redis, redis-py, msgpack)", r"channels_redis/|/redis/|msgpack"),
+    ("hops to a database thread (asgiref)", r"asgiref/|channels/db\.py"),
+    ("websocket frames out and in (JSON, websockets, server)",
+     r"json/|websockets/|uvicorn/protocols|autobahn/|twisted/|send_texts|send_json"),
     ("consumers (games.consumers, games.sockets, channels)", r"games/consumers\.py|games/sockets\.py|channels/"),
-    ("asgiref (thread hops)", r"asgiref/"),
-    ("websocket server (daphne, twisted, autobahn, uvicorn, websockets)",
-     r"daphne/|twisted/|autobahn/|uvicorn/|websockets/|httptools|uvloop"),
+    ("the event loop itself and the rest", r""),
 ]  # fmt: skip
 
 
@@ -45,15 +55,42 @@ def read(path: Path) -> list[tuple[list[str], int]]:
     return stacks
 
 
+def classify(frames: list[str], parts: list[tuple[str, str]]) -> str:
+    stack = ";".join(frames)
+    for label, pattern in parts:
+        if pattern.startswith("leaf:"):
+            if re.search(pattern[5:], frames[-1]):
+                return label
+        elif re.search(pattern, stack):
+            return label
+    return parts[-1][0]
+
+
 def summary(stacks: list[tuple[list[str], int]], top: int) -> str:
     total = sum(count for _frames, count in stacks)
     if not total:
         return "no samples"
-    lines = [f"{total} samples"]
-    for label, pattern in PARTS:
-        regex = re.compile(pattern)
-        inside = sum(count for frames, count in stacks if any(regex.search(frame) for frame in frames))
-        lines.append(f"  {100 * inside / total:5.1f} %  {label}")
+    groups: dict[str, Counter[str]] = {
+        "event loop": Counter(),
+        "database threads": Counter(),
+        "other threads": Counter(),
+    }
+    for frames, count in stacks:
+        stack = ";".join(frames)
+        if DATABASE_THREAD.search(stack):
+            groups["database threads"][classify(frames, DATABASE_PARTS)] += count
+        elif frames[0].startswith("_bootstrap"):
+            groups["other threads"]["all"] += count
+        else:
+            groups["event loop"][classify(frames, LOOP_PARTS)] += count
+    lines = [f"{total} samples (shares of all samples)"]
+    for name, parts in groups.items():
+        in_group = sum(parts.values())
+        lines.append(f"  {100 * in_group / total:5.1f} %  {name}")
+        order = DATABASE_PARTS if name == "database threads" else LOOP_PARTS if name == "event loop" else []
+        for label, _pattern in order:
+            if parts[label]:
+                lines.append(f"      {100 * parts[label] / total:5.1f} %  {label}")
     own: Counter[str] = Counter()
     for frames, count in stacks:
         own[frames[-1]] += count
@@ -66,7 +103,7 @@ def summary(stacks: list[tuple[list[str], int]], top: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
-    parser.add_argument("--top", type=int, default=20)
+    parser.add_argument("--top", type=int, default=12)
     args = parser.parse_args()
     for path in args.files:
         print(f"# {path}")
