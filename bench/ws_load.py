@@ -87,7 +87,7 @@ class Bench:
         self.computer_tables: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         # What --json writes (docs/performance.md, "JSON output").
-        self.summary: dict[str, Any] = {"paced": [], "saturate": []}
+        self.summary: dict[str, Any] = {"paced": [], "saturate": [], "variants": []}
 
     def close(self) -> None:
         self.stack.stop_all()
@@ -235,6 +235,10 @@ class Bench:
             relay = self.saturate_one("relay", server, tables)
             site = self.saturate_one("site", server, tables)
             self.summary["saturate"] += [relay, site]
+            for variant in self.variants():
+                self.summary["variants"].append(
+                    {"scenario": "saturate", **self.saturate_one("site", server, tables, variant)}
+                )
             if relay["moves_per_s"]:
                 ratio = site["moves_per_s"] / relay["moves_per_s"]
                 cpu = (
@@ -269,20 +273,36 @@ class Bench:
     def server_names(self) -> list[str]:
         return [name.strip() for name in self.args.paced_servers.split(",") if name.strip()]
 
-    def app_spec(self, app: str, server: str) -> tuple[tuple[str, str, str], dict[str, str]]:
+    def variants(self) -> list[tuple[str, dict[str, str]]]:
+        """``--site-variant NAME:KEY=VALUE,...``: the site again with that environment."""
+        found = []
+        for text in self.args.site_variant:
+            name, _sep, pairs = text.partition(":")
+            found.append((name, dict(pair.split("=", 1) for pair in pairs.split(",") if pair)))
+        return found
+
+    def app_spec(
+        self, app: str, server: str, variant: tuple[str, dict[str, str]] | None = None
+    ) -> tuple[tuple[str, str, str], dict[str, str]]:
         """The process of ``app`` ("site" or "relay") on ``server``, and its
-        environment (the same channel layer for both)."""
-        env = {"CHANNEL_LAYER": self.args.layer}
+        environment (the same channel layer for both; a site variant's on top)."""
+        env = {"CHANNEL_LAYER": self.args.layer, **(variant[1] if variant else {})}
         if app == "relay":
             env["DJANGO_SETTINGS_MODULE"] = "bench.relay_app.settings"
             return (f"relay-{server}", server, RELAY_APP), env
         return (f"site-{server}", server, "config.asgi:application"), env
 
-    def saturate_one(self, app: str, server: str, tables: list[dict[str, Any]]) -> dict[str, Any]:
-        spec, env = self.app_spec(app, server)
+    def saturate_one(
+        self,
+        app: str,
+        server: str,
+        tables: list[dict[str, Any]],
+        variant: tuple[str, dict[str, str]] | None = None,
+    ) -> dict[str, Any]:
+        spec, env = self.app_spec(app, server, variant)
         with self.servers(spec, **env) as urls:
             result = self.run(
-                "relay yardstick" if app == "relay" else "site",
+                "relay yardstick" if app == "relay" else f"site {variant[0]}" if variant else "site",
                 f"{server} x1",
                 urls,
                 tables,
@@ -294,6 +314,7 @@ class Bench:
             )
         return {
             "app": app,
+            **({"variant": variant[0], "env": variant[1]} if variant else {}),
             "server": server,
             "tables": len(tables),
             "moves_per_s": result["moves_per_s"],
@@ -371,6 +392,12 @@ class Bench:
                     + ("" if entry["tables"] < app_steps[-1] else " (the largest step tried; more may pass)"),
                     flush=True,
                 )
+            for variant in self.variants():
+                print(f"\n# paced, site {variant[0]} {variant[1]} on one {server} process", flush=True)
+                header()
+                entry = self.paced_one("site", server, steps, variant)
+                self.summary["variants"].append({"scenario": "paced", **entry})
+                print(f"  site {variant[0]} on {server}: {entry['tables']} tables", flush=True)
             if found["relay"]["tables"]:
                 ratio = found["site"]["tables"] / found["relay"]["tables"]
                 print(
@@ -381,16 +408,19 @@ class Bench:
                     flush=True,
                 )
 
-    def paced_one(self, app: str, server: str, steps: list[int]) -> dict[str, Any]:
+    def paced_one(
+        self, app: str, server: str, steps: list[int], variant: tuple[str, dict[str, str]] | None = None
+    ) -> dict[str, Any]:
         args = self.args
-        spec, env = self.app_spec(app, server)
-        best: dict[str, Any] = {"app": app, "server": server, "tables": 0, "p99_ms": None,
+        spec, env = self.app_spec(app, server, variant)
+        best: dict[str, Any] = {"app": app, **({"variant": variant[0], "env": variant[1]} if variant else {}),
+                                "server": server, "tables": 0, "p99_ms": None,
                                 "moves_per_s": 0.0, "cpu_ms_per_move": None, "layer": args.layer,
                                 "steps": []}  # fmt: skip
         for count in steps:
             with self.servers(spec, **env) as urls:
                 result = self.run(
-                    f"{app} paced",
+                    f"{app} {variant[0]} paced" if variant else f"{app} paced",
                     f"{server} x1",
                     urls,
                     self.tables[:count],
@@ -615,6 +645,12 @@ def main() -> int:
         choices=("core", "pubsub"),
         default=os.environ.get("CHANNEL_LAYER", "pubsub"),
         help="channel layer of the site and the relay (CHANNEL_LAYER)",
+    )
+    parser.add_argument(
+        "--site-variant",
+        action="append",
+        default=[],
+        help="NAME:KEY=VALUE,...: also run the site with that environment (saturate and paced)",
     )
     parser.add_argument(
         "--two-processes", action="store_true", help="saturation also on two Daphne processes (seats split)"
