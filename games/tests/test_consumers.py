@@ -514,3 +514,33 @@ async def test_a_broadcast_reaches_the_sockets_without_a_trip_to_the_database_th
     assert hops == []
     for sock in (*sockets, watcher):
         await sock.close()
+
+
+async def test_moves_stored_on_move_threads_reach_every_viewer(settings, monkeypatch) -> None:
+    from games import consumers
+
+    settings.MOVE_THREADS = 2
+    monkeypatch.setattr(consumers, "_move_threads", None)
+    stored_on: list[str] = []
+    play_move = services.play_move
+
+    def recording(**kwargs):
+        import threading
+
+        stored_on.append(threading.current_thread().name)
+        return play_move(**kwargs)
+
+    monkeypatch.setattr(services, "play_move", recording)
+    _table_id, game_id, sockets, _ = await seated_pair(preset="classic-block", where=can_play)
+    state = await state_of(game_id)
+    action = next(a for a in legal_actions(state) if isinstance(a, Play))
+    await sockets[state.to_move].send(frame_for(action, 0))
+    for sock in sockets:
+        assert (await sock.until("event"))["seq"] == 1
+    assert await move_count(game_id) == 1
+    assert [name.startswith("moves") for name in stored_on] == [True]
+    executor = consumers._move_threads
+    for sock in sockets:
+        await sock.close()
+    if executor is not None:
+        executor.shutdown(wait=True)
