@@ -201,7 +201,13 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Failed logins: 10 a minute per client address (see TRUSTED_PROXY_COUNT),
+# 5 per 5 minutes per account (accounts.adapter: by account, whatever name
+# or address is typed). /admin/login/ goes through the same page (config.urls).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Sign-up does not reveal whether an address has an account (accounts.adapter).
+ACCOUNT_FORMS = {"signup": "accounts.adapter.QuietSignupForm"}
 
 # --- E-mail (sign-up, password resets) ---------------------------------------
 # SMTP as soon as EMAIL_HOST is set; without it, mails are printed to the
