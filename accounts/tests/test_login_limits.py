@@ -106,7 +106,8 @@ def test_staff_reach_the_admin_after_the_member_login(client: Client) -> None:
     response = client.post(
         "/accounts/login/", {"login": "boss", "password": PASSWORD, "next": "/admin/"}
     )
-    assert response.status_code == 302 and response["Location"] == "/admin/"
+    assert response.status_code == 302
+    assert response["Location"] == "/admin/"
     assert client.get("/admin/").status_code == 200
 
 
@@ -131,7 +132,8 @@ def test_signup_does_not_reveal_that_an_address_is_registered(mailoutbox: list) 
     # The same answer: signed up, logged in, sent on to the same page.
     assert fresh.status_code == taken.status_code == 302
     assert fresh["Location"] == taken["Location"]
-    assert logged_in(fresh_client) and logged_in(taken_client)
+    assert logged_in(fresh_client)
+    assert logged_in(taken_client)
     page = taken_client.get(taken["Location"]).content.decode()
     assert "already registered" not in page
     # The address still belongs to its owner only; its owner is told.
