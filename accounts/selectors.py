@@ -95,15 +95,21 @@ class GameLine:
     delta: int | None  # rating change, ranked games only
 
 
-def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
-    """The member's last finished games, newest first, with the rating change
-    of ranked ones."""
+def recent_games(user: AbstractBaseUser, *, viewer: AbstractBaseUser | None, limit: int = 15) -> list[GameLine]:
+    """The member's last finished games that ``viewer`` may see, newest first,
+    with the rating change of ranked ones. A table that is not public is
+    listed only to those who sat at it (as its replay is: games.selectors.can_watch)."""
     from accounts.models import RatingChange
     from accounts.names import seat_label
     from games.models import Seat, Table
 
+    visible = Q(table__public=True)
+    if viewer is not None and viewer.is_authenticated:
+        visible |= Q(table__seats__user=viewer)
     seats = list(
         Seat.objects.filter(user=user, table__status=Table.Status.FINISHED, table__game__isnull=False)
+        .filter(visible)
+        .distinct()
         .select_related("table", "table__game")
         .order_by("-table__game__finished_at", "-table_id")[:limit]
     )
