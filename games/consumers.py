@@ -410,7 +410,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # The group broadcast follows; this socket skips it by seq.
             self.facts = {**self.facts, **outcome.facts}
             frames = move_frames(
-                outcome.seq, outcome.kind, outcome.seat, outcome.payload, outcome.state, self.seat, outcome.humans
+                outcome.seq,
+                outcome.kind,
+                outcome.seat,
+                outcome.payload,
+                outcome.state,
+                self.seat,
+                outcome.humans,
+                chain=outcome.chain,
             )
             await self.send_frames(frames)
             self.sent_seq = outcome.seq

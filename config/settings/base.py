@@ -187,6 +187,10 @@ CELERY_BEAT_SCHEDULE = {
 }
 LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
+# The Ed25519 key that signs published replay files (games.signing): 64 hex
+# digits; unset, it is derived from SECRET_KEY.
+REPLAY_SIGNING_KEY = os.environ.get("REPLAY_SIGNING_KEY", "")
+
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))
 

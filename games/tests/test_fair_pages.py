@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import dispatch, review, selectors
+from games import dispatch, review, selectors, signing
 from games.engine import Tile
 from games.engine.verify import salted_seed
 from games.models import Game, GameReview, Table
@@ -76,7 +76,14 @@ def test_the_replay_page_shows_the_links_the_command_and_the_review_when_ready()
     url = f"/table/{game.table_id}/replay/"
     page = client.get(url).content.decode()
     assert f"/table/{game.table_id}/replay.json" in page
-    assert f"python -m games.engine.verify dominoes-{game.table_id}-replay.json" in page
+    public_key = signing.public_key_hex()
+    assert f"python -m games.engine.verify --key {public_key} dominoes-{game.table_id}-replay.json" in page
+    assert f'<code data-public-key>{public_key}</code>' in page
+    game.refresh_from_db()
+    assert f"<code data-chain-head>{game.chain}</code>" in page
+    key_page = client.get("/fair-play/key.json").json()
+    assert key_page["public_key"] == public_key
+    assert key_page["algorithm"] == "Ed25519"
     assert "data-review-pending" in page
     assert game.seed in page
     review.review_game(game_id=game.pk)
