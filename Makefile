@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test test-embedded test-services bench worker beat stack lint migrate messages install
+.PHONY: run test test-embedded test-services bench worker beat stack lint migrate check-migrations messages install
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -48,6 +48,10 @@ stack: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py collectstatic --noinput -v 0
 	STACK_PORT=$(PORT) $(VENV)/bin/honcho -f Procfile start
+
+## Fails when a model change has no migration (CI runs it).
+check-migrations: install
+	$(PY) manage.py makemigrations --check --dry-run
 
 lint: install
 	$(VENV)/bin/ruff check .

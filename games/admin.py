@@ -82,8 +82,9 @@ class GameAdmin(ReadOnlyAdmin):
     search_fields = ("=id", "=table__id")
     date_hierarchy = "created_at"
     list_select_related = ("table",)
-    # The seed stays out of the admin's pages: it is secret until the game is over.
-    exclude = ("seed", "server_seed")
+    # The seed (and the cached state, which holds it and every hand) stays
+    # out of the admin's pages: a game is dealt from a secret.
+    exclude = ("seed", "server_seed", "state")
     inlines = [MoveInline]
     actions = ["abort_live_games"]
 
