@@ -54,6 +54,8 @@ def stack(postgres_url: str, redis_url: str, tmp_path: Path):
 def test_members_on_two_processes_are_matched_by_the_periodic_matcher(stack: Stack) -> None:
     a, b = stack.start_web("a"), stack.start_web("b")
     stack.start_worker("worker")
+    # The lobby tick has its own queue and worker (Procfile "periodic").
+    stack.start_worker("periodic", queues="periodic")
     stack.start_beat("beat")
     alice, bob = sign_up(a, "alice"), sign_up(b, "bob")
     # Ratings 250 points apart: too far to pair at once (the window starts at

@@ -166,7 +166,17 @@ CELERY_TIMEZONE = "UTC"
 # Post-game reviews are long CPU work (a hard-level search per move): on their
 # own queue, served by their own worker (Procfile "reviewer"), so that they
 # never hold the slots computer moves wait for.
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+#
+# The periodic lobby work (matchmaking, the counters, turn timers and absent
+# players: one tick every LOBBY_TICK_SECONDS) has its own queue too, served
+# by its own worker (Procfile "periodic"): a computer move sleeps through its
+# human-like pause on a prefork worker, so a backlog of them would otherwise
+# hold matchmaking and the turn timers behind it.
+PERIODIC_QUEUE = "periodic"
+CELERY_TASK_ROUTES = {
+    "games.tasks.review_game": {"queue": "reviews"},
+    "accounts.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
+}
 # Periodic tasks (`celery beat`, one in the whole site). The stalled-game
 # sweep requeues computer turns whose task was lost (a Redis restart loses
 # the queue; a worker killed before its task reached the queue): the database
@@ -266,7 +276,7 @@ USE_TZ = True
 
 # --- Static files (whitenoise) ----------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
