@@ -1,4 +1,5 @@
-"""Admin of the table core: tables with their seats, games, and the move log.
+"""Admin of the table core: tables with their seats, games, the move log,
+who is connected and computers standing in.
 
 The move log is the truth of every game (a game is its seed plus its moves):
 moves are shown, never added, changed or deleted here. A game's own fields
@@ -17,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games import services
-from games.models import Game, GameReview, Move, Seat, Table
+from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -118,3 +119,13 @@ class MoveAdmin(ReadOnlyAdmin):
 class GameReviewAdmin(ReadOnlyAdmin):
     list_display = ("game", "status", "created_at", "finished_at")
     list_filter = ("status",)
+
+
+@admin.register(StandIn)
+class StandInAdmin(admin.ModelAdmin):
+    list_display = ("table", "seat", "user", "started_at")
+
+
+@admin.register(Presence)
+class PresenceAdmin(admin.ModelAdmin):
+    list_display = ("channel_name", "user", "table_id", "seat", "seen_at")

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engine.chain import chain_genesis, chain_link
+from games.models import Game
 
 
 def genesis(commitment: str) -> str:
@@ -28,6 +29,6 @@ def move_link(previous: str, *, seq: int, kind: str, seat: int | None, payload: 
     return chain_link(previous, move)
 
 
-def head(game: Any) -> str:
+def head(game: Game) -> str:
     """The head after the game's last move (``Game.chain``), or its genesis."""
     return str(game.chain) or genesis(game.commitment)

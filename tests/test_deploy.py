@@ -289,3 +289,30 @@ def test_no_sentry_without_sentry_dsn() -> None:
     assert loaded.returncode == 0, loaded.stderr
     assert json.loads(loaded.stdout) == {"SENTRY_DSN": ""}
     assert not sentry_sdk.is_initialized()
+
+
+# --- queues -------------------------------------------------------------------------
+
+
+def test_every_task_route_names_a_real_task_and_the_lobby_tick_has_its_own_queue() -> None:
+    from django.conf import settings
+
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    for name in settings.CELERY_TASK_ROUTES:
+        assert name in app.tasks, f"CELERY_TASK_ROUTES names {name}, which is no task"
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in app.tasks
+
+    def queue_of(task: str) -> str:
+        route = app.amqp.router.route({}, task, args=(), kwargs={})
+        return route["queue"].name
+
+    assert queue_of("lobby.tasks.lobby_tick") == "periodic"
+    assert queue_of("games.tasks.compute_ai_move") == "celery"
+    assert queue_of("games.tasks.review_game") == "reviews"
+    # Every queue has its worker in the Procfile.
+    procfile = (ROOT / "Procfile").read_text()
+    for queue in ("celery", "reviews", "periodic"):
+        assert f"--queues={queue} " in procfile
