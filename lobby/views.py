@@ -105,9 +105,17 @@ def private_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def private_status(request: HttpRequest, table_id: int) -> JsonResponse:
-    """Polled by the waiting page: where the table stands."""
+    """Polled by the waiting page: where the table stands. Told to whoever may
+    see the table itself: its creator and its players, anyone when it is
+    public; else 404, like the table page (table ids are sequential)."""
     table = _waiting_table(table_id)
     seats = list(table.seats.order_by("number"))
+    user_id = request.user.pk if request.user.is_authenticated else None
+    allowed = table.public or (
+        user_id is not None and (table.created_by_id == user_id or any(seat.user_id == user_id for seat in seats))
+    )
+    if not allowed:
+        raise Http404(_("Ask the table's creator for the invitation link."))
     names = seat_names(seats)
     return JsonResponse(
         {
