@@ -312,7 +312,10 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
-            await self.send_json(await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language))
+            player = f"user:{self.user_id}" if self.user_id is not None else f"guest:{self.guest_key}"
+            await self.send_json(
+                await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
+            )
 
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.selectors import friends_of, ratings_of
-from games import fairness
+from games import fairness, limits
 from games import services as game_services
 from games.models import Table
 from games.modes import RANKED_MODES
@@ -51,6 +51,9 @@ def private_new(request: HttpRequest) -> HttpResponse:
         and form.is_valid()
         and (seed := form.seed_choice(request.session)) is not None
     ):
+        if not limits.allow_new_table(request):
+            form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
+            return render(request, "lobby/private_new.html", {"form": form}, status=429)
         data = form.cleaned_data
         server_seed, salt = seed
         table = private.create_private_table(

@@ -129,6 +129,32 @@ async def test_the_hint_frame_over_the_socket_then_the_cooldown(settings) -> Non
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("computer_queue")
+async def test_the_hint_cooldown_is_per_player_across_their_tables(settings) -> None:
+    # More tables must not mean more search: the second table of the same
+    # guest waits out the cooldown of the first.
+    settings.HINT_BUDGET_MS = 30
+    settings.HINT_DEALS = 60
+    settings.HINT_COOLDOWN_SECONDS = 30
+    key, first_table, _state = await socket_table(Table.Kind.PRIVATE)
+    second = await database_sync_to_async(table_at)(position(HANDS_A), kind=Table.Kind.PRIVATE, key=key)
+    other_key, other_table, _ = await socket_table(Table.Kind.PRIVATE)
+    here, there = Socket(first_table, session_key=key), Socket(second.table_id, session_key=key)
+    someone_else = Socket(other_table, session_key=other_key)
+    for sock in (here, there, someone_else):
+        await sock.connect()
+    await here.send({"type": "hint"})
+    assert (await here.until("hint"))["type"] == "hint"
+    await there.send({"type": "hint"})
+    assert (await there.until("error"))["code"] == "rate_limited"
+    # Another player is not held back by them.
+    await someone_else.send({"type": "hint"})
+    assert (await someone_else.until("hint"))["type"] == "hint"
+    for sock in (here, there, someone_else):
+        await sock.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("computer_queue")
 async def test_the_hint_is_refused_in_a_ranked_game_and_for_spectators() -> None:
     key, table_id, _state = await socket_table(Table.Kind.RANKED)
     sock = Socket(table_id, session_key=key)
