@@ -23,7 +23,7 @@ def client_ip(request: HttpRequest) -> str:
     """The client's address: the ``X-Forwarded-For`` entry written by the
     last of ``TRUSTED_PROXY_COUNT`` proxies (never one the client wrote),
     else the connection's address."""
-    count = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0))
+    count = int(settings.TRUSTED_PROXY_COUNT)
     forwarded = request.headers.get("x-forwarded-for", "")
     if count > 0 and forwarded:
         entries = [entry.strip() for entry in forwarded.split(",")]
@@ -51,9 +51,9 @@ def _within(key: str, limit: int, window: int) -> bool:
 def allow_new_table(request: HttpRequest) -> bool:
     """Count one new table for this visitor and address; False (nothing to
     create) when either is over its limit."""
-    window = int(getattr(settings, "TABLE_LIMIT_WINDOW", 600))
-    per_visitor = int(getattr(settings, "TABLES_PER_VISITOR", 10))
-    per_address = int(getattr(settings, "TABLES_PER_ADDRESS", 40))
+    window = int(settings.TABLE_LIMIT_WINDOW)
+    per_visitor = int(settings.TABLES_PER_VISITOR)
+    per_address = int(settings.TABLES_PER_ADDRESS)
     visitor_ok = _within(f"games:new-tables:{visitor_key(request)}", per_visitor, window)
     address_ok = _within(f"games:new-tables:ip:{client_ip(request)}", per_address, window)
     return visitor_ok and address_ok

@@ -199,6 +199,11 @@ CELERY_BEAT_SCHEDULE = {
 }
 LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
+# New tables per visitor and per client address in a window (games.limits).
+TABLES_PER_VISITOR = 10
+TABLES_PER_ADDRESS = 40
+TABLE_LIMIT_WINDOW = 600
+
 # The Ed25519 key that signs published replay files (games.signing): 64 hex
 # digits; unset, it is derived from SECRET_KEY.
 REPLAY_SIGNING_KEY = os.environ.get("REPLAY_SIGNING_KEY", "")
