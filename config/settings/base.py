@@ -291,7 +291,7 @@ STORAGES = {
 }
 
 # --- Behind a proxy: which address is the client's -------------------------
-# Number of proxies in front of the web processes that append to
+# Number of proxies in front of the web processes that write
 # X-Forwarded-For (the nginx of deploy/nginx.conf: 1). The client's address
 # is then the entry that many places from the right: the proxy wrote it, the
 # client cannot. 0 (development, no proxy): the socket's peer address. Used by
