@@ -41,7 +41,7 @@ _sweeper_started = False
 
 
 def mode() -> str:
-    """ "celery", "thread" or "queue" (``GAMES_DISPATCH``, default by the eager flag)."""
+    """"celery", "thread" or "queue" (``GAMES_DISPATCH``, default by the eager flag)."""
     configured = getattr(settings, "GAMES_DISPATCH", "auto")
     if configured != "auto":
         return configured

@@ -34,11 +34,7 @@ def preset_choices() -> list[tuple[str, Any]]:
 def preset_limits() -> dict[str, dict[str, Any]]:
     """What each preset allows, for the form's script (data, no text)."""
     return {
-        name: {
-            "players": list(options.players),
-            "pairs": True in options.teams,
-            "targets": list(options.targets),
-        }
+        name: {"players": list(options.players), "pairs": True in options.teams, "targets": list(options.targets)}
         for name, options in PRESET_OPTIONS.items()
     }
 
@@ -87,8 +83,7 @@ class PlayComputerForm(forms.Form):
         if players not in options.players:
             allowed = ", ".join(str(p) for p in options.players)
             self.add_error(
-                "players",
-                _("%(variant)s is played by %(allowed)s players.") % {"variant": name, "allowed": allowed},
+                "players", _("%(variant)s is played by %(allowed)s players.") % {"variant": name, "allowed": allowed}
             )
         if target not in options.targets:
             allowed = ", ".join(str(TARGET_LABELS.get(t, t)) for t in options.targets)
@@ -143,9 +138,7 @@ class SaltFields(forms.Form):
         if salt and server_seed is None:
             self.add_error(
                 "salt",
-                _(
-                    "The server's fingerprint shown with this form has expired: here is a new one, send the form again."
-                ),
+                _("The server's fingerprint shown with this form has expired: here is a new one, send the form again."),
             )
             self.data = self.data.copy()
             self.data[self.add_prefix("commitment")] = fairness.offer_commitment(session)

@@ -202,11 +202,7 @@ def _claim(game: Game) -> GameReview | None:
         | Q(started_at__isnull=True)
         | Q(started_at__lt=now - review_lease())
     )
-    if (
-        not GameReview.objects.filter(pk=review.pk)
-        .filter(free)
-        .update(status=GameReview.Status.PENDING, started_at=now)
-    ):
+    if not GameReview.objects.filter(pk=review.pk).filter(free).update(status=GameReview.Status.PENDING, started_at=now):
         return None
     return review
 
@@ -229,9 +225,7 @@ def review_game(*, game_id: int) -> str:
         data = build_review(game)
     except Exception:
         logger.exception("the review of game %s failed", game_id)
-        GameReview.objects.filter(pk=review.pk).update(
-            status=GameReview.Status.FAILED, finished_at=timezone.now()
-        )
+        GameReview.objects.filter(pk=review.pk).update(status=GameReview.Status.FAILED, finished_at=timezone.now())
         raise
     GameReview.objects.filter(pk=review.pk).update(
         status=GameReview.Status.READY, data=data, finished_at=timezone.now()
@@ -251,9 +245,7 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
         "recomputed_text": action_text(item["recomputed"]) if "recomputed" in item else "",
         "cost_text": points_text(-item.get("cost", 0.0)),
         "big": item["seq"] in biggest,
-        "options_text": [
-            (action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])
-        ],
+        "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
     }
 
 
@@ -266,9 +258,7 @@ def missing_reviews(*, limit: int = 5) -> list[int]:
         Q(review__started_at__isnull=True) | Q(review__started_at__lt=timezone.now() - review_lease())
     )
     return list(
-        Game.objects.filter(
-            finished_at__isnull=False, table__status=Table.Status.FINISHED, state__isnull=False
-        )
+        Game.objects.filter(finished_at__isnull=False, table__status=Table.Status.FINISHED, state__isnull=False)
         .filter(Q(review__isnull=True) | stale_pending)
         .order_by("-finished_at")
         .values_list("pk", flat=True)[:limit]

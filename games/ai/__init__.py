@@ -6,7 +6,6 @@ heuristic, ``hard`` by determinized Monte Carlo search with exact endgames.
 Each reads only the view of its seat; the same view, level and seed give the
 same action. Plain Python: no Django, no global random.
 """
-
 from __future__ import annotations
 
 import zlib
@@ -63,13 +62,5 @@ def choose_action(view: Any, level: str, *, seed: int | None = None, budget_ms: 
     return player.choose(view, rng)
 
 
-__all__ = [
-    "DEFAULT_BUDGET_MS",
-    "LEVELS",
-    "EasyPlayer",
-    "HardPlayer",
-    "MediumPlayer",
-    "Player",
-    "choose_action",
-    "make_player",
-]
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "EasyPlayer", "HardPlayer", "MediumPlayer", "Player",
+           "choose_action", "make_player"]

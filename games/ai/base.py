@@ -1,5 +1,4 @@
 """The interface every computer player shares, and helpers over legal actions."""
-
 from __future__ import annotations
 
 from dataclasses import dataclass

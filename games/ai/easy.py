@@ -1,5 +1,4 @@
 """Easy: any legal action, chosen uniformly at random (seed 003: "plays any tile that fits")."""
-
 from __future__ import annotations
 
 from random import Random

@@ -17,7 +17,6 @@ The budget is counted in simulated work, not wall time, so that a decision is
 reproducible: the same view and seed give the same action on any machine.
 ``DEFAULT_BUDGET_MS`` is calibrated for this machine (one core).
 """
-
 from __future__ import annotations
 
 import math
@@ -235,25 +234,14 @@ class HardPlayer:
                     totals[k] += w * utility(side, points)
                     continue
                 side, points, turns = playout(
-                    table,
-                    hs,
-                    bone[:],
-                    c.left,
-                    c.right,
-                    know.board | 1 << c.tile,
-                    nxt,
-                    dice,
-                    PLAYOUT_EPS,
-                    policy,
-                    stream,
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS, policy, stream
                 )
                 totals[k] += w * utility(side, points)
                 spent += PLAYOUT_US + TURN_US * turns
         return [t / weights if weights > 0 else 0.0 for t in totals]
 
-    def evaluate_duel(
-        self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float
-    ) -> list[float]:
+
+    def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel: for each deal (weighted by the model's likelihood of the other seat's
         plays), each candidate is followed by a rollout where both seats play the model's
         favourite tile for the hand the deal gives it, and the computer's own later moves

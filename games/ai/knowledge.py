@@ -24,7 +24,6 @@ the tiles set aside: a first deal by bipartite matching (always found when one
 exists), then a Markov chain of swaps that keep every constraint, so the deals
 are spread uniformly over the consistent ones.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -147,9 +146,7 @@ def read_view(view: Any) -> Knowledge:
         action = str(_get(entry, "action"))
         tile = _get(entry, "tile")
         left, right = _ends(_get(entry, "ends"))
-        history.append(
-            (int(_get(entry, "seat")), action, -1 if tile is None else tile_index(tile), left, right)
-        )
+        history.append((int(_get(entry, "seat")), action, -1 if tile is None else tile_index(tile), left, right))
     opener = _get(view, "opener")
     if opener is None:
         opener = history[0][0] if history else me
@@ -225,18 +222,11 @@ def _choices(know: Knowledge, forced_opening: bool) -> list[Choice]:
         later = 0
         for j in range(k + 1, len(history)):
             s, a, t, *_ = history[j]
-            if (
-                s == seat
-                and a == "play"
-                and t >= 0
-                and not (history[j - 1][0] == seat and history[j - 1][1] == "draw")
-            ):
+            if s == seat and a == "play" and t >= 0 and not (history[j - 1][0] == seat and history[j - 1][1] == "draw"):
                 later |= 1 << t
         fit = ALL_TILES if left == NO_END else NUM[left] | NUM[right]
         tiers = sum(1 for tier in know.tiers[seat] if tier.since < k)
-        out.append(
-            Choice(seat, k, tile, fit, later | 1 << tile, tiers, left, right, board_before, tuple(voids))
-        )
+        out.append(Choice(seat, k, tile, fit, later | 1 << tile, tiers, left, right, board_before, tuple(voids)))
     return out
 
 

@@ -13,7 +13,6 @@ Each legal play gets a score, the best one is played:
   of that number that they may hold); favour ends its partner can follow;
 - block: in the block game, close the line only when its hand is light.
 """
-
 from __future__ import annotations
 
 from random import Random

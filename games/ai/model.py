@@ -13,7 +13,6 @@ seat is then assumed to pick a tile with probability proportional to
 Everything it reads is public (the ends, the tiles on the table, the passes
 and draws before the play) except the hand, which comes from the deal.
 """
-
 from __future__ import annotations
 
 import math
@@ -72,14 +71,7 @@ _SEAT_TERMS = [[_seat_terms(n, teams) if n else [] for n in range(5)] for teams 
 
 
 def placement_scores(
-    table: Table,
-    seat: int,
-    hand: int,
-    options: int,
-    left: int,
-    right: int,
-    board: int,
-    voids: tuple[int, ...],
+    table: Table, seat: int, hand: int, options: int, left: int, right: int, board: int, voids: tuple[int, ...]
 ) -> list[tuple[float, int, bool]]:
     """(score, tile, on the left end) of the best way for ``seat`` to lay each tile of ``options``
     (lowest tile first) from ``hand`` (its hand before the play) on ends ``left``/``right`` with
@@ -125,11 +117,7 @@ def placement_scores(
         best = -1e9
         best_left = True
         for open_mask, exposed, on_left in ways:
-            s = (
-                base
-                + W_FOLLOW * (rest & open_mask).bit_count()
-                + W_EXPOSED * (rest & NUM[exposed]).bit_count()
-            )
+            s = base + W_FOLLOW * (rest & open_mask).bit_count() + W_EXPOSED * (rest & NUM[exposed]).bit_count()
             for blocked, feed, may in nexts:
                 follow = (may & open_mask).bit_count()
                 s += blocked if not follow else feed * follow
@@ -141,14 +129,7 @@ def placement_scores(
 
 
 def model_play(
-    table: Table,
-    seat: int,
-    hand: int,
-    options: int,
-    left: int,
-    right: int,
-    board: int,
-    voids: tuple[int, ...],
+    table: Table, seat: int, hand: int, options: int, left: int, right: int, board: int, voids: tuple[int, ...]
 ) -> tuple[int, bool]:
     """The play (tile, on the left end) the model finds most natural among ``options``."""
     best = -1e18
@@ -169,9 +150,7 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
             continue
         scores = []
         chosen = 0.0
-        for s, t, _on_left in placement_scores(
-            table, c.seat, hand, options, c.left, c.right, c.board, c.voids
-        ):
+        for s, t, _on_left in placement_scores(table, c.seat, hand, options, c.left, c.right, c.board, c.voids):
             scores.append(s)
             if t == c.tile:
                 chosen = s
@@ -182,21 +161,12 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
 
 
 def model_move(
-    table: Table,
-    seat: int,
-    hand: int,
-    options: int,
-    left: int,
-    right: int,
-    board: int,
-    voids: tuple[int, ...],
+    table: Table, seat: int, hand: int, options: int, left: int, right: int, board: int, voids: tuple[int, ...]
 ) -> tuple[int, bool, int]:
     """``model_play`` among ``options`` (tiles of ``hand`` that fit), plus the model
     evaluations it cost: none for a lone tile with one way to lay it."""
     t = options.bit_length() - 1
-    if options & (options - 1) == 0 and (
-        left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0
-    ):
+    if options & (options - 1) == 0 and (left == NO_END or OTHER[t * 7 + left] < 0 or OTHER[t * 7 + right] < 0):
         return t, left == NO_END or OTHER[t * 7 + left] >= 0, 0
     tile, on_left = model_play(table, seat, hand, options, left, right, board, voids)
     return tile, on_left, options.bit_count()
@@ -207,7 +177,7 @@ def with_void(voids: tuple[int, ...], seat: int, left: int, right: int) -> tuple
     if left == NO_END or seat >= len(voids):
         return voids
     lacks = voids[seat] | NUM[left] | NUM[right]
-    return (*voids[:seat], lacks, *voids[seat + 1 :])
+    return (*voids[:seat], lacks, *voids[seat + 1:])
 
 
 def rollout(

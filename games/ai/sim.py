@@ -13,7 +13,6 @@ play; with ``closed_board`` as soon as both ends show a number whose seven
 tiles are all on the table); the lightest hand wins a blocked round, ties per
 ``blocked_tie``; in pairs the lightest single hand decides the pair.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -45,9 +44,7 @@ for _l in range(8):
         ENDS_MASK[_l * 8 + _r] = ALL_TILES if 7 in (_l, _r) else NUM[_l] | NUM[_r]
 NO_END = 7
 # OTHER_ROWS[n][i] = OTHER[i * 7 + n], and -2 for every tile on NO_END (no tile yet).
-OTHER_ROWS: list[list[int]] = [[OTHER[i * 7 + n] for i in range(N_TILES)] for n in range(7)] + [
-    [-2] * N_TILES
-]
+OTHER_ROWS: list[list[int]] = [[OTHER[i * 7 + n] for i in range(N_TILES)] for n in range(7)] + [[-2] * N_TILES]
 
 # Pips of a whole mask by four table look-ups of 7 bits each.
 _PIP_CHUNKS: list[list[int]] = [

@@ -6,7 +6,6 @@ maximise, every other seat minimises (two pairs; "paranoid" when three or
 four play alone). Alpha-beta with a transposition table; a node budget makes
 it give up (``SolverBudget``) so that the caller can fall back to playouts.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -15,7 +15,6 @@ one deal (information-set Monte Carlo tree search, one observer). One new
 point is added per descent; beyond the tree the round is finished by
 ``model.rollout``.
 """
-
 from __future__ import annotations
 
 import math
@@ -72,9 +71,7 @@ class OwnNode:
         return best
 
 
-def own_moves(
-    table: Table, me: int, hand: int, left: int, right: int, board: int, voids: tuple[int, ...]
-) -> list[Move]:
+def own_moves(table: Table, me: int, hand: int, left: int, right: int, board: int, voids: tuple[int, ...]) -> list[Move]:
     """Every distinct way to lay a tile of ``hand`` on the ends (a pass when there is none),
     the model's favourite first."""
     fit = hand & ENDS_MASK[left * 8 + right]
@@ -179,3 +176,4 @@ def backup(path: list[tuple[OwnNode, Move]], weight: float, reward: float) -> No
         move.visits += 1
         move.weight += weight
         move.total += weight * reward
+

@@ -212,10 +212,12 @@ def move_frames_by_viewer(
     payload: Mapping[str, Any],
     state: State,
     humans: Collection[int],
+    chain: str,
 ) -> dict[int | None, list[str]]:
-    """Move ``seq``'s frames for every viewer of the table, encoded."""
+    """Move ``seq``'s frames for every viewer of the table, encoded
+    (``chain``: the move log's head after the move, games.chain)."""
     return {
-        viewer: encode_frames(move_frames(seq, kind, seat, payload, state, viewer, humans))
+        viewer: encode_frames(move_frames(seq, kind, seat, payload, state, viewer, humans, chain=chain))
         for viewer in _viewers(state.rules.players)
     }
 
@@ -253,24 +255,28 @@ def broadcast_move(
     state: State,
     humans: Collection[int],
     table: Mapping[str, Any],
+    chain: str,
 ) -> None:
     """Send move ``seq`` to every viewer of the table (their own frames).
 
     ``table`` carries the live table facts the consumer merges into the
-    ``table`` object of its ``state`` frames (status, draw offers).
+    ``table`` object of its ``state`` frames (status, draw offers); ``chain``
+    is the move log's head after the move (games.chain).
     """
-    frames = move_frames_by_viewer(seq=seq, kind=kind, seat=seat, payload=payload, state=state, humans=humans)
+    frames = move_frames_by_viewer(
+        seq=seq, kind=kind, seat=seat, payload=payload, state=state, humans=humans, chain=chain
+    )
     send_messages(move_messages(table_id=table_id, seq=seq, frames=frames, table=table))
 
 
 def broadcast_snapshot(
-    *, table_id: int, seq: int, state: State, humans: Collection[int], table: Mapping[str, Any]
+    *, table_id: int, seq: int, state: State, humans: Collection[int], table: Mapping[str, Any], chain: str
 ) -> None:
     """Send every viewer their whole state (a game starts, a table fact changes)."""
     messages = [
         (
             viewer_group(table_id, viewer),
-            _message(seq, snapshot_frames(seq, state, viewer, humans), table, snapshot=True),
+            _message(seq, snapshot_frames(seq, state, viewer, humans, chain=chain), table, snapshot=True),
         )
         for viewer in _viewers(state.rules.players)
     ]

@@ -129,9 +129,7 @@ def apply_computer_turn(decision: ComputerDecision) -> str:
         return "played"
     except GameError as error:
         # Someone else moved first (a duplicate task, a resignation): nothing to do.
-        logger.info(
-            "computer turn of game %s at %s skipped: %s", decision.game_id, decision.seq, error.reason
-        )
+        logger.info("computer turn of game %s at %s skipped: %s", decision.game_id, decision.seq, error.reason)
         return "nothing"
 
 

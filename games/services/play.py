@@ -27,7 +27,7 @@ from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import clock, selectors
+from games import chain, clock, selectors
 from games.engine import (
     Action,
     Draw,
@@ -62,6 +62,8 @@ class Outcome:
     humans: frozenset[int] = field(default_factory=frozenset)
     # The live table facts after the move (selectors.table_facts).
     facts: Mapping[str, Any] = field(default_factory=dict)
+    # The chained move log's head after this move (games.chain).
+    chain: str = ""
     # What each viewer's group is sent (broadcast.move_messages): the
     # mover's own socket sends its part at once.
     messages: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -255,8 +257,12 @@ def _record(
     seq = game.seq + 1
     now = timezone.now()
     state_data = dump_state(new_state)
+    # The chained log's head, computed from the head as of ``locked.seq`` and
+    # stored by the same write as the move (which only happens at that seq).
+    head = chain.move_link(chain.head(game), seq=seq, kind=kind, seat=seat, payload=payload)
     fields: dict[str, Any] = {
         "seq": seq,
+        "chain": head,
         "state": _json(state_data),
         "to_move": new_state.to_move,
         "round_over": new_state.round_over,
@@ -277,12 +283,13 @@ def _record(
         "seat": seat,
         "kind": str(kind),
         "payload": _json(payload),
+        "chain": head,
         "created_at": connection.ops.adapt_datetimefield_value(now),
     }
     # The frames of every viewer, before the transaction: nothing in them
     # depends on the write, and the row lock is then held for two statements.
     frames = broadcast.move_frames_by_viewer(
-        seq=seq, kind=kind, seat=seat, payload=payload, state=new_state, humans=locked.seats.humans
+        seq=seq, kind=kind, seat=seat, payload=payload, state=new_state, humans=locked.seats.humans, chain=head
     )
     seats = locked.seats
     presence_since = None
@@ -308,10 +315,10 @@ def _record(
         new_state.to_move,
         new_state.round_over,
     )
-    game.updated_at, game.draw_offers = now, written.draw_offers
+    game.updated_at, game.draw_offers, game.chain = now, written.draw_offers, head
     facts = selectors.table_facts(table, game, seats.humans, written.connected)
     messages = broadcast.move_messages(table_id=table.pk, seq=seq, frames=frames, table=facts)
-    outcome = Outcome(game.pk, table.pk, seq, kind, seat, payload, new_state, seats.humans, facts, messages)
+    outcome = Outcome(game.pk, table.pk, seq, kind, seat, payload, new_state, seats.humans, facts, head, messages)
     # The computer's turn is queued before anyone hears of the move: a
     # process that dies after announcing it cannot leave the game waiting.
     after_commit_work(game_id=game.pk, seq=seq, state=new_state, seats=seats)
@@ -513,10 +520,10 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         if state is not None:
             info = selectors.table_seat_info(table.pk)
             facts = selectors.table_facts(table, game)
-            seq = game.seq
+            seq, head = game.seq, chain.head(game)
             transaction.on_commit(
                 lambda: broadcast.broadcast_snapshot(
-                    table_id=table.pk, seq=seq, state=state, humans=info.humans, table=facts
+                    table_id=table.pk, seq=seq, state=state, humans=info.humans, table=facts, chain=head
                 )
             )
         return True

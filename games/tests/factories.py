@@ -62,13 +62,7 @@ def make_table(
     if seats is None:
         seats = GuestSeatFactory.build_batch(players)
     return services.create_table(
-        kind=kind,
-        rules=rules,
-        preset=preset,
-        seats=seats,
-        public=public,
-        start=start,
-        server_seed=seed_in_play(rules),
+        kind=kind, rules=rules, preset=preset, seats=seats, public=public, start=start, server_seed=seed_in_play(rules)
     )
 
 

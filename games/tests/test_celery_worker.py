@@ -61,14 +61,9 @@ result = game.pk
 
 
 @pytest.fixture(scope="module")
-def worker_stack(
-    postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Stack]:
+def worker_stack(postgres_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     with fresh_stack(
-        tmp_path_factory.mktemp("celery"),
-        postgres_url=postgres_url,
-        redis_url=redis_url,
-        prefix="dominoes_games_celery",
+        tmp_path_factory.mktemp("celery"), postgres_url=postgres_url, redis_url=redis_url, prefix="dominoes_games_celery"
     ) as stack:
         stack.start_worker("worker", concurrency=2)
         yield stack

@@ -30,10 +30,7 @@ def table_at(state, *, kind: str = Table.Kind.PRIVATE, key: str | None = None) -
     table = make_table(
         preset="duel-block",
         kind=kind,
-        seats=[
-            services.SeatSpec(guest_key=key or new_session_key()),
-            services.SeatSpec(guest_key=new_session_key()),
-        ],
+        seats=[services.SeatSpec(guest_key=key or new_session_key()), services.SeatSpec(guest_key=new_session_key())],
     )
     game = Game.objects.get(table=table)
     game.state = dump_state(state)
@@ -95,3 +92,5 @@ def test_a_forced_move_is_explained_without_a_search(settings) -> None:
     frame = hints.hint_for(game_id=game.pk, seat=0)
     assert frame["action"] == {"type": "play", "tile": [5, 6], "end": "left"}
     assert frame["why"] == "It is the only move you can make."
+
+

@@ -29,12 +29,7 @@ def test_a_seat_number_is_used_once_per_table() -> None:
 def test_seat_kinds() -> None:
     table = make_table(
         players=4,
-        seats=[
-            MemberSeatFactory.build(),
-            GuestSeatFactory.build(),
-            ComputerSeatFactory.build(),
-            GuestSeatFactory.build(),
-        ],
+        seats=[MemberSeatFactory.build(), GuestSeatFactory.build(), ComputerSeatFactory.build(), GuestSeatFactory.build()],
         start=False,
     )
     Seat.objects.filter(table=table, number=3).update(guest_key="")

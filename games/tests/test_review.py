@@ -58,11 +58,8 @@ def test_recomputing_gives_the_same_review() -> None:
 
 def test_an_unfinished_game_has_no_review() -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
-        table = make_table(
-            preset="duel-block",
-            kind=Table.Kind.COMPUTER,
-            seats=[services.SeatSpec(guest_key=new_session_key()), services.SeatSpec(level="easy")],
-        )
+        table = make_table(preset="duel-block", kind=Table.Kind.COMPUTER,
+                           seats=[services.SeatSpec(guest_key=new_session_key()), services.SeatSpec(level="easy")])
     assert review.review_game(game_id=table.game.pk) == "not_finished"
     assert review.review_game(game_id=999_999) == "no_game"
     assert not GameReview.objects.exists()
@@ -86,9 +83,7 @@ def test_every_person_move_with_a_choice_is_reviewed_and_computer_moves_are_reco
     assert all(check["same"] for check in data["computer"])
     assert data["computer_same"] == computer_moves
     costs = {item["seq"]: item["cost"] for item in data["moves"]}
-    assert [costs[seq] for seq in data["biggest"]] == sorted(
-        (costs[seq] for seq in data["biggest"]), reverse=True
-    )
+    assert [costs[seq] for seq in data["biggest"]] == sorted((costs[seq] for seq in data["biggest"]), reverse=True)
     assert all(costs[seq] >= review.MISTAKE_POINTS for seq in data["biggest"])
     summary = data["summary"]["0"]
     assert summary["decisions"] == len(data["moves"])
@@ -108,18 +103,11 @@ def test_a_computer_move_that_its_view_does_not_give_is_flagged() -> None:
         assert review.check_computer_move(game, move, before, "medium")["same"]
         played = analysis.canonical(view, Play(1, Tile(*move.payload["tile"]), move.payload["end"]))
         other = next(play for play in plays if play != played)
-        forged = Move(
-            game=game,
-            seq=move.seq,
-            seat=1,
-            kind="play",
-            payload={**move.payload, "tile": other.tile.to_list(), "end": str(other.end)},
-        )
+        forged = Move(game=game, seq=move.seq, seat=1, kind="play",
+                      payload={**move.payload, "tile": other.tile.to_list(), "end": str(other.end)})
         check = review.check_computer_move(game, forged, before, "medium")
         assert not check["same"]
-        assert check["recomputed"] == review.action_to_json(
-            Play(1, Tile(*move.payload["tile"]), move.payload["end"])
-        )
+        assert check["recomputed"] == review.action_to_json(Play(1, Tile(*move.payload["tile"]), move.payload["end"]))
         return
     pytest.skip("the computer never had a choice in this game")  # pragma: no cover
 

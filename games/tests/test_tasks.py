@@ -110,9 +110,7 @@ def test_the_pause_is_slept_by_a_worker_and_timed_in_the_embedded_mode(settings,
     assert Move.objects.get(game=worker_game, seq=1).seat == 1
 
 
-def test_a_table_without_people_deals_the_next_round_itself(
-    computer_queue, django_capture_on_commit_callbacks
-) -> None:
+def test_a_table_without_people_deals_the_next_round_itself(computer_queue, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         table = make_table(preset="classic-block", target=100, seats=ComputerSeatFactory.build_batch(2))
     game = Game.objects.get(table=table)
@@ -190,13 +188,9 @@ def test_the_sweep_deals_for_tables_without_people_between_rounds(computer_queue
             game.refresh_from_db()
         return game
 
-    computers = to_round_end(
-        make_table(preset="classic-block", target=100, seats=ComputerSeatFactory.build_batch(2))
-    )
+    computers = to_round_end(make_table(preset="classic-block", target=100, seats=ComputerSeatFactory.build_batch(2)))
     with_a_person = to_round_end(
-        make_table(
-            preset="classic-block", target=100, seats=[GuestSeatFactory.build(), ComputerSeatFactory.build()]
-        )
+        make_table(preset="classic-block", target=100, seats=[GuestSeatFactory.build(), ComputerSeatFactory.build()])
     )
     Game.objects.update(updated_at=timezone.now() - timedelta(minutes=5))
     computer_queue.PENDING.clear()

@@ -23,7 +23,6 @@ def english_afterwards():
     yield
     translation.activate(settings.LANGUAGE_CODE)
 
-
 FORM = {"preset": "classic-draw", "players": "3", "target": "100", "level": "easy"}
 
 
@@ -69,9 +68,7 @@ def test_a_guest_gets_a_table_and_a_session(client: Client) -> None:
     assert config["teams"] is False
     assert config["rulesUrl"] == "/rules/#variant-classic-draw"
     assert [(p["seat"], p["kind"], p["level"]) for p in config["players"]] == [
-        (0, "human", None),
-        (1, "computer", "easy"),
-        (2, "computer", "easy"),
+        (0, "human", None), (1, "computer", "easy"), (2, "computer", "easy")
     ]
     assert game.seed not in page.content.decode()
 
@@ -122,9 +119,7 @@ def test_a_guest_who_logs_in_keeps_their_table_unless_the_member_already_sits_th
     key = client.cookies["sessionid"].value
     # The same guest also holds a seat at a table where the member sits.
     shared = make_table(seats=[services.SeatSpec(user=member), services.SeatSpec(guest_key=key)])
-    logged_in = client.post(
-        "/accounts/login/", {"login": member.username, "password": "a-long-pass-phrase-42"}
-    )
+    logged_in = client.post("/accounts/login/", {"login": member.username, "password": "a-long-pass-phrase-42"})
     assert logged_in.status_code == 302
     assert client.cookies["sessionid"].value != key  # a login gives the session a new key
     assert played_as_guest.seats.get(number=0).user == member

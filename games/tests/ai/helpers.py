@@ -1,5 +1,4 @@
 """Games between computer players and hand-built views, for the AI tests."""
-
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -124,14 +123,4 @@ def passed(seat: int, ends: tuple[int, int]) -> HistoryEntry:
     return HistoryEntry(seat, "pass", None, None, ends)
 
 
-__all__ = [
-    "every_setup",
-    "initial_deal",
-    "make_view",
-    "new_game",
-    "passed",
-    "play_round",
-    "played",
-    "t",
-    "ts",
-]
+__all__ = ["every_setup", "initial_deal", "make_view", "new_game", "passed", "play_round", "played", "t", "ts"]

@@ -1,5 +1,4 @@
 """Inference from a view: what each hidden hand may hold, and deals that agree with it."""
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -74,11 +73,7 @@ def test_deals_respect_counts_and_constraints(label, rules):
 def test_a_pass_shows_both_numbers_are_missing():
     rules = replace(PRESETS["classic-block"], target=0)
     view = make_view(
-        rules,
-        seat=0,
-        hand="2-3 1-5 0-0",
-        line=[(5, 5), (5, 2)],
-        hand_counts=(3, 6),
+        rules, seat=0, hand="2-3 1-5 0-0", line=[(5, 5), (5, 2)], hand_counts=(3, 6),
         history=[played(0, "5-5", None, None), passed(1, (5, 5)), played(0, "5-2", "right", (5, 5))],
     )
     know = read_view(view)
@@ -99,15 +94,8 @@ def test_a_kept_draw_may_hold_numbers_the_seat_lacked_before():
         HistoryEntry(1, "draw", None, None, (4, 3)),
         played(1, "3-6", "right", (4, 3)),
     ]
-    view = make_view(
-        rules,
-        seat=0,
-        hand="5-5 2-2 0-1 0-2 0-3",
-        line=[(4, 4), (4, 1), (1, 3), (3, 6)],
-        hand_counts=(5, 9),
-        history=history,
-        boneyard=10,
-    )
+    view = make_view(rules, seat=0, hand="5-5 2-2 0-1 0-2 0-3", line=[(4, 4), (4, 1), (1, 3), (3, 6)],
+                     hand_counts=(5, 9), history=history, boneyard=10)
     know = read_view(view)
     assert know.lacks(1, 4)
     assert know.lacks(1, 3)
@@ -134,15 +122,8 @@ def test_numbers_learnt_before_a_draw_do_not_bind_the_drawn_tile():
         HistoryEntry(1, "draw", None, None, (6, 1)),
         played(1, "1-4", "right", (6, 1)),
     ]
-    view = make_view(
-        rules,
-        seat=0,
-        hand="5-5 2-2 5-1",
-        line=[(6, 6), (6, 2), (2, 0), (0, 3), (3, 1), (1, 4)],
-        hand_counts=(3, 10),
-        history=history,
-        boneyard=8,
-    )
+    view = make_view(rules, seat=0, hand="5-5 2-2 5-1", line=[(6, 6), (6, 2), (2, 0), (0, 3), (3, 1), (1, 4)],
+                     hand_counts=(3, 10), history=history, boneyard=8)
     know = read_view(view)
     assert know.lacks(1, 6)
     assert not know.lacks(1, 0)  # the last kept tile may show a 0
@@ -178,14 +159,8 @@ def test_the_forced_opening_shows_nobody_was_dealt_a_higher_double():
 def test_dealer_falls_back_when_the_view_is_inconsistent():
     rules = replace(PRESETS["classic-block"], target=0)
     # seat 1 "passed" on 5 yet only 5s are unseen: no consistent deal, still a deal
-    view = make_view(
-        rules,
-        seat=0,
-        hand="0-0",
-        line=[(5, 5)],
-        hand_counts=(1, 1),
-        history=[played(0, "5-5", None, None), passed(1, (5, 5))],
-    )
+    view = make_view(rules, seat=0, hand="0-0", line=[(5, 5)], hand_counts=(1, 1),
+                     history=[played(0, "5-5", None, None), passed(1, (5, 5))])
     know = read_view(view)
     hands, _ = Dealer(know, Random(0)).deal()
     assert hands[1].bit_count() == 1

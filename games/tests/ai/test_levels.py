@@ -1,5 +1,4 @@
 """Each level on hand-built positions: medium's obvious good moves, hard's exact endgames."""
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -32,42 +31,20 @@ def test_medium_dumps_a_heavy_tile_rather_than_a_light_one():
 
 def test_medium_leaves_open_the_numbers_the_next_opponent_lacks():
     # seat 1 passed on 5|5: it has no 5. Laying 2-5 shows 5|5 again; 2-1 would show 1.
-    history = [
-        played(0, "5-5", None, None),
-        passed(1, (5, 5)),
-        played(0, "5-2", "right", (5, 5)),
-        played(1, "2-3", "right", (5, 2)),
-    ]
-    view = make_view(
-        DUEL,
-        seat=0,
-        hand="3-5 3-1 0-0 4-4",
-        line=[(5, 5), (5, 2), (2, 3)],
-        hand_counts=(4, 5),
-        history=history,
-    )
+    history = [played(0, "5-5", None, None), passed(1, (5, 5)), played(0, "5-2", "right", (5, 5)),
+               played(1, "2-3", "right", (5, 2))]
+    view = make_view(DUEL, seat=0, hand="3-5 3-1 0-0 4-4", line=[(5, 5), (5, 2), (2, 3)], hand_counts=(4, 5),
+                     history=history)
     assert choose_action(view, "medium", seed=0) == Play(0, t("3-5"), End.RIGHT)
 
 
 def _partner_view(teams: bool):
     rules = replace(rules_for("arena", players=4, teams=teams), target=0)
     # seat 2 passed on 4|5: it has no 4 and no 5. Laying 3-4 on the right shows 4|4.
-    history = [
-        played(3, "4-4", None, None),
-        played(0, "4-2", "right", (4, 4)),
-        played(1, "2-5", "right", (4, 2)),
-        passed(2, (4, 5)),
-        played(3, "5-3", "right", (4, 5)),
-    ]
-    return make_view(
-        rules,
-        seat=0,
-        hand="3-4 3-0 1-1 6-6 0-1 1-6",
-        line=[(4, 4), (4, 2), (2, 5), (5, 3)],
-        hand_counts=(6, 6, 7, 5),
-        history=history,
-        opener=3,
-    )
+    history = [played(3, "4-4", None, None), played(0, "4-2", "right", (4, 4)), played(1, "2-5", "right", (4, 2)),
+               passed(2, (4, 5)), played(3, "5-3", "right", (4, 5))]
+    return make_view(rules, seat=0, hand="3-4 3-0 1-1 6-6 0-1 1-6", line=[(4, 4), (4, 2), (2, 5), (5, 3)],
+                     hand_counts=(6, 6, 7, 5), history=history, opener=3)
 
 
 def test_medium_does_not_shut_out_its_partner():
@@ -83,9 +60,8 @@ def test_hard_solves_a_known_endgame():
     rules = replace(PRESETS["classic-draw"], target=0)
     out = {t("6-1"), t("2-4"), t("6-5"), t("1-1"), t("0-2")}
     middle = [(tile.low, tile.high) for tile in TILES if tile not in out]
-    view = make_view(
-        rules, seat=0, hand="6-1 2-4", line=[(1, 1), *middle, (0, 2)], hand_counts=(2, 1), history=[]
-    )
+    view = make_view(rules, seat=0, hand="6-1 2-4", line=[(1, 1), *middle, (0, 2)], hand_counts=(2, 1),
+                     history=[])
     assert view.ends == (1, 2)
     for seed in range(3):
         assert choose_action(view, "hard", seed=seed, budget_ms=20) == Play(0, t("2-4"), End.RIGHT)
@@ -103,14 +79,8 @@ def test_hard_reads_a_light_play_as_a_sign_of_no_heavy_tile():
     from games.ai.knowledge import read_view, tile_index
 
     history = [played(0, "1-1", None, None), played(1, "1-0", "right", (1, 1))]
-    view = make_view(
-        DUEL,
-        seat=0,
-        hand="2-3 4-5 6-6 2-2 3-3 5-5",
-        line=[(1, 1), (1, 0)],
-        hand_counts=(6, 6),
-        history=history,
-    )
+    view = make_view(DUEL, seat=0, hand="2-3 4-5 6-6 2-2 3-3 5-5", line=[(1, 1), (1, 0)], hand_counts=(6, 6),
+                     history=history)
     know = read_view(view)
     (choice,) = know.choices
     assert choice.seat == 1

@@ -1,5 +1,4 @@
 """The opponent model (``games.ai.model``) and hard's block-duel search built on it."""
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -34,16 +33,8 @@ def test_the_model_chooses_like_the_tips_medium_follows():
             action = choose_action(view, "medium", seed=0)
             if len(candidates(list(view.legal), know)) > 1:
                 options = know.hand & ENDS_MASK[know.left * 8 + know.right]
-                tile, _ = model_play(
-                    know.table,
-                    know.me,
-                    know.hand,
-                    options,
-                    know.left,
-                    know.right,
-                    know.board,
-                    public_voids(know),
-                )
+                tile, _ = model_play(know.table, know.me, know.hand, options, know.left, know.right, know.board,
+                                     public_voids(know))
                 agree += tile == tile_index(action.tile)
                 total += 1
             state = apply_action(state, action)
@@ -58,9 +49,8 @@ def test_a_rollout_plays_the_round_as_the_engine_does():
         state = new_game(DUEL, seed=f"rollout-{deal}")
         hands = [sum(1 << tile_index(x) for x in h) for h in state.hands]
         know = read_view(view_for(state, state.to_move))
-        expected = rollout(
-            know.table, hands[:], [], know.left, know.right, know.board, state.to_move, public_voids(know)
-        )
+        expected = rollout(know.table, hands[:], [], know.left, know.right, know.board, state.to_move,
+                           public_voids(know))
         while not state.round_over:
             view = view_for(state, state.to_move)
             know = read_view(view)
@@ -68,20 +58,11 @@ def test_a_rollout_plays_the_round_as_the_engine_does():
             if not options:
                 state = apply_action(state, view.legal[0])
                 continue
-            tile, on_left = model_play(
-                know.table, know.me, know.hand, options, know.left, know.right, know.board, public_voids(know)
-            )
+            tile, on_left = model_play(know.table, know.me, know.hand, options, know.left, know.right, know.board,
+                                       public_voids(know))
             end = End.LEFT if on_left else End.RIGHT
-            action = next(
-                a
-                for a in view.legal
-                if tile_index(a.tile) == tile
-                and (
-                    len(view.legal) == 1
-                    or a.end == end
-                    or not any(b.tile == a.tile and b.end == end for b in view.legal)
-                )
-            )
+            action = next(a for a in view.legal if tile_index(a.tile) == tile and (len(view.legal) == 1 or
+                          a.end == end or not any(b.tile == a.tile and b.end == end for b in view.legal)))
             state = apply_action(state, action)
         result = state.round_result
         side = -1 if result.winner is None else result.winner
@@ -92,14 +73,8 @@ def test_a_play_that_exposes_what_the_seat_holds_is_read_as_such():
     """Seat 1 answered 1|1 with 1-4 while it could also lay 1-3: a deal where it holds more
     4s explains that choice better than one where it holds more 3s."""
     history = [played(0, "1-1", None, None), played(1, "1-4", "right", (1, 1))]
-    view = make_view(
-        DUEL,
-        seat=0,
-        hand="2-3 5-6 6-6 2-2 0-0 5-5",
-        line=[(1, 1), (1, 4)],
-        hand_counts=(6, 6),
-        history=history,
-    )
+    view = make_view(DUEL, seat=0, hand="2-3 5-6 6-6 2-2 0-0 5-5", line=[(1, 1), (1, 4)], hand_counts=(6, 6),
+                     history=history)
     know = read_view(view)
     assert [c.seat for c in know.choices] == [1]
 
@@ -116,15 +91,10 @@ def test_a_play_that_exposes_what_the_seat_holds_is_read_as_such():
 def test_hard_duel_keeps_the_double_that_the_void_opponent_cannot_answer():
     """Seat 1 passed on 6|5: it has no 6 and no 5. Laying 6-6 keeps 6|5 (it passes again)
     and 6-4 then wins by domino; laying 6-4 first leaves 6-6 stuck and loses the block."""
-    history = [
-        played(0, "5-5", None, None),
-        played(1, "5-3", "left", (5, 5)),
-        played(0, "3-6", "left", (3, 5)),
-        passed(1, (6, 5)),
-    ]
-    view = make_view(
-        DUEL, seat=0, hand="6-6 6-4", line=[(6, 3), (3, 5), (5, 5)], hand_counts=(2, 6), history=history
-    )
+    history = [played(0, "5-5", None, None), played(1, "5-3", "left", (5, 5)), played(0, "3-6", "left", (3, 5)),
+               passed(1, (6, 5))]
+    view = make_view(DUEL, seat=0, hand="6-6 6-4", line=[(6, 3), (3, 5), (5, 5)], hand_counts=(2, 6),
+                     history=history)
     know = read_view(view)
     cands = candidates(list(view.legal), know)
     values = HardPlayer(20).evaluate_duel(know, cands, Random(0), 20_000.0)

@@ -1,6 +1,5 @@
 """One shared suite run against every level: legal, reproducible, and fair
 (a decision depends on the seat's view only, never on the hidden tiles)."""
-
 from __future__ import annotations
 
 import json
@@ -118,11 +117,8 @@ def _other_world(start, actions, seat, rng):
     rules = start.rules
     seen = {tile for tile in hands[seat]}
     places = [("hand", s) for s in range(rules.players) if s != seat] + [("pile", None)]
-    out_of_play = [
-        tile
-        for tile in _all_tiles()
-        if tile not in seen and not any(tile in h for h in hands) and tile not in pile
-    ]
+    out_of_play = [tile for tile in _all_tiles() if tile not in seen and not any(tile in h for h in hands)
+                   and tile not in pile]
 
     def tiles_of(place):
         kind, s = place
@@ -132,7 +128,7 @@ def _other_world(start, actions, seat, rng):
     wanted = view_for(target, seat).to_dict()
     candidates = []
     for i, p in enumerate(places):
-        for q in places[i + 1 :]:
+        for q in places[i + 1:]:
             for x in tiles_of(p):
                 for y in tiles_of(q):
                     candidates.append((p, x, q, y))

@@ -1,5 +1,4 @@
 """The bit-set simulator and the exact solver against the engine and against plain minimax."""
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -53,9 +52,7 @@ def test_playouts_from_real_positions_end_with_every_tile_accounted_for(label, r
         hands = [sum(1 << t.index for t in hand) for hand in state.hands]
         bone = [t.index for t in reversed(state.boneyard)]
         total = sum(h.bit_count() for h in hands) + len(bone)
-        side, points, turns = playout(
-            know.table, hands, bone, know.left, know.right, know.board, state.to_move, rng
-        )
+        side, points, turns = playout(know.table, hands, bone, know.left, know.right, know.board, state.to_move, rng)
         assert sum(h.bit_count() for h in hands) + len(bone) <= total
         assert side == -1 or 0 <= side < know.table.sides
         assert points >= 0
@@ -97,7 +94,7 @@ def _minimax(table, hands, bone, left, right, seat, passes, me_side, utility):
             if fit >> tile & 1:
                 m = 1 << tile
                 break
-        hands = [*hands[:seat], h, *hands[seat + 1 :]]
+        hands = [*hands[:seat], h, *hands[seat + 1:]]
     if not m:
         if passes + 1 >= n:
             return utility(*round_result(table, hands, -1))
@@ -108,7 +105,7 @@ def _minimax(table, hands, bone, left, right, seat, passes, me_side, utility):
             x = OTHER[tile * 7 + (left if on_left else right)]
             if x < 0:
                 continue
-            new = [*hands[:seat], h ^ 1 << tile, *hands[seat + 1 :]]
+            new = [*hands[:seat], h ^ 1 << tile, *hands[seat + 1:]]
             nl, nr = (x, right) if on_left else (left, x)
             if not new[seat]:
                 values.append(utility(*round_result(table, new, seat)))
@@ -117,15 +114,12 @@ def _minimax(table, hands, bone, left, right, seat, passes, me_side, utility):
     return max(values) if table.side(seat) == me_side else min(values)
 
 
-@pytest.mark.parametrize(
-    ("preset", "players", "teams", "size", "bone"),
-    [
-        ("duel-block", 2, False, 4, 0),
-        ("classic-draw", 2, False, 3, 3),
-        ("arena", 4, True, 2, 0),
-        ("classic-block", 3, False, 2, 0),
-    ],
-)
+@pytest.mark.parametrize(("preset", "players", "teams", "size", "bone"), [
+    ("duel-block", 2, False, 4, 0),
+    ("classic-draw", 2, False, 3, 3),
+    ("arena", 4, True, 2, 0),
+    ("classic-block", 3, False, 2, 0),
+])
 def test_solver_matches_plain_minimax(preset, players, teams, size, bone):
     rules = replace(rules_for(preset, players=players, teams=teams), target=0, closed_board=False)
     table = Table(players, rules.draw, False, rules.blocked_tie, teams, rules.team_scoring, 0)
@@ -138,8 +132,8 @@ def test_solver_matches_plain_minimax(preset, players, teams, size, bone):
         tiles = list(range(28))
         rng.shuffle(tiles)
         first = tiles.pop()
-        hands = [sum(1 << x for x in tiles[k * size : (k + 1) * size]) for k in range(players)]
-        pile = tiles[players * size : players * size + bone]
+        hands = [sum(1 << x for x in tiles[k * size:(k + 1) * size]) for k in range(players)]
+        pile = tiles[players * size: players * size + bone]
         # seat 0 lays ``first`` as the opening, then minimax for side 0
         hands[0] |= 1 << first
         solver = Solver(table, 0, utility, 10**6)

@@ -1,5 +1,4 @@
 """The own-move search tree of hard's block duels (``games.ai.tree``)."""
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -18,17 +17,8 @@ def _win(me: int, side: int) -> float:
     return 0.0 if side < 0 else (1.0 if side == me else -1.0)
 
 
-def _best_response(
-    table: Table,
-    hands: list[int],
-    left: int,
-    right: int,
-    board: int,
-    seat: int,
-    me: int,
-    voids: tuple[int, ...],
-    passes: int = 0,
-) -> float:
+def _best_response(table: Table, hands: list[int], left: int, right: int, board: int, seat: int, me: int,
+                   voids: tuple[int, ...], passes: int = 0) -> float:
     """Exact value (+1 win, -1 loss, 0 no winner) for ``me`` seeing both hands, the other seat
     laying the model's tile: the most any own strategy can get in this deal."""
     if passes >= 2:
@@ -79,13 +69,8 @@ def test_own_moves_lists_each_distinct_play_once_with_the_model_favourite_first(
     moves = own_moves(table, 0, hand, 3, 5, 0, (0, 0))
     # 3-3 on the 3; 3-5 on either end (two different lines); 5-6 on the 5; 0-1 fits nothing.
     assert sorted((m.tile, m.on_left) for m in moves) == sorted(
-        [
-            (tile_index((3, 3)), True),
-            (tile_index((3, 5)), True),
-            (tile_index((3, 5)), False),
-            (tile_index((5, 6)), False),
-        ]
-    )
+        [(tile_index((3, 3)), True), (tile_index((3, 5)), True), (tile_index((3, 5)), False),
+         (tile_index((5, 6)), False)])
     fit = hand & ENDS_MASK[3 * 8 + 5]
     assert (moves[0].tile, moves[0].on_left) == model_play(table, 0, hand, fit, 3, 5, 0, (0, 0))
     nothing = own_moves(table, 0, 1 << tile_index((0, 1)), 3, 5, 0, (0, 0))
@@ -105,9 +90,8 @@ def test_on_one_known_deal_the_tree_finds_the_best_response_to_the_model():
         replies: dict[int, OwnNode] = {}
         for _ in range(3000):
             path: list = []
-            side, _points, _work = descend(
-                table, hands[:], know.left, know.right, know.board, 0, voids, replies, path
-            )
+            side, _points, _work = descend(table, hands[:], know.left, know.right, know.board, 0, voids,
+                                           replies, path)
             backup(path, 1.0, _win(0, side))
         (node,) = replies.values()  # the model's reply is fixed by the deal
         top = max(node.moves, key=lambda m: m.visits)
