@@ -14,6 +14,7 @@ from games import dispatch, fairness, selectors, services, signing
 from games.engine import PRESETS, commit_seed, legal_actions, new_game, rules_for
 from games.engine.verify import Disagreement, computer_seed, salted_seed, verify_replay
 from games.models import Game, Move, Table
+from games.services import broadcast
 from games.tests.factories import (
     ComputerSeatFactory,
     GuestSeatFactory,
@@ -291,7 +292,7 @@ def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sen
     assert game.chain == stored[game.seq]
     live_heads: dict[int, str] = {}
     for _group, message in sent:
-        for frame in message.get("frames", []):
+        for frame in broadcast.decoded_frames(message) if "frames" in message else []:
             if frame["type"] == "state":
                 expected = stored[frame["seq"]] if frame["seq"] else chain.genesis(game.commitment)
                 assert frame["chain"] == expected
