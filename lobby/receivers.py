@@ -1,16 +1,42 @@
 """Receivers of the lobby: the embedded mode's periodic loop starts with the
-first table socket (the lobby socket starts it itself)."""
+first table socket (the lobby socket starts it itself); a new member gets
+the starting chips; a room game that ends is settled."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.conf import settings
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from games.signals import table_socket_opened
-from lobby import periodic
+from games.models import Game, Table
+from games.signals import game_finished, table_socket_opened
+from lobby import chips, periodic, room_tables
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(table_socket_opened, dispatch_uid="lobby.start_loop")
 def start_loop_with_first_socket(sender: Any, **_kwargs: Any) -> None:
     periodic.start_in_process_loop()
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="lobby.welcome_chips")
+def welcome_chips(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> None:
+    # In the sign-up's transaction: a member exists with their chips, or not at all.
+    if created:
+        chips.grant_welcome(user_id=instance.pk)
+
+
+@receiver(game_finished, dispatch_uid="lobby.settle_room")
+def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
+    # Sent after the commit that ended the game: a failure here must not
+    # break the move that ended it; the periodic tick settles what it missed.
+    if table.kind != Table.Kind.ROOM:
+        return
+    try:
+        room_tables.settle(table_id=table.pk)
+    except Exception:
+        logger.exception("settling room table %s failed", table.pk)
