@@ -10,10 +10,13 @@ from typing import Any
 from django.conf import settings
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.http import HttpRequest
+from django.template.loader import render_to_string
 
+from accounts.hooks import profile_panels
 from games.models import Game, Table
 from games.signals import game_finished, table_socket_opened
-from lobby import chips, periodic, room_tables
+from lobby import chips, periodic, room_selectors, room_tables
 
 logger = logging.getLogger(__name__)
 
@@ -40,3 +43,18 @@ def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> N
         room_tables.settle(table_id=table.pk)
     except Exception:
         logger.exception("settling room table %s failed", table.pk)
+
+
+@receiver(profile_panels, dispatch_uid="lobby.profile_chips")
+def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any) -> str:
+    """The member's chips, level and progress, and their chip history
+    (``?chips=<page>``), on their profile."""
+    return render_to_string(
+        "lobby/_profile_chips.html",
+        {
+            "member": member,
+            "standing": room_selectors.standing(member.pk),
+            "history": room_selectors.history(member.pk, request.GET.get("chips")),
+        },
+        request=request,
+    )
