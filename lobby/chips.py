@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.utils import timezone
@@ -57,7 +57,7 @@ def post(
     xp: int = 0,
     note: str = "",
     detail: dict[str, Any] | None = None,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
 ) -> ChipEntry:
     """Append one entry for a member and move their cached balance and
     experience with it. Refuses (``ChipError``) an entry that would make the
@@ -129,7 +129,7 @@ def claim_topup(*, user_id: int, today: date | None = None) -> ChipEntry:
         return post(user_id=user_id, amount=due, reason=Reason.TOPUP, detail={"day": today.isoformat()})
 
 
-def admin_entry(*, user_id: int, amount: int, note: str, created_by: AbstractBaseUser) -> ChipEntry:
+def admin_entry(*, user_id: int, amount: int, note: str, created_by: User) -> ChipEntry:
     """A grant (positive) or correction (negative) by the staff, with its
     reason; never below zero."""
     if not note.strip():

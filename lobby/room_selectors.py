@@ -42,7 +42,7 @@ def standing(user_id: int) -> Standing:
     )
 
 
-def history(user_id: int, page: Any) -> Page:
+def history(user_id: int, page: Any) -> Page[ChipEntry]:
     """The member's chip entries, newest first, ``HISTORY_PAGE`` a page."""
     entries = ChipEntry.objects.filter(user_id=user_id).select_related("game__table__room")
     return Paginator(entries.order_by("-created_at", "-pk"), HISTORY_PAGE).get_page(page)

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import logging
 import random
+from functools import partial
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -90,7 +91,7 @@ def _hold_stake(*, user_id: int, room_table: RoomTable, game: Game) -> None:
 # --- Opening, joining, leaving ------------------------------------------------------
 
 
-def open_table(*, owner: AbstractBaseUser, room: str, kind: str, target: int) -> Table:
+def open_table(*, owner: User, room: str, kind: str, target: int) -> Table:
     """A waiting room table with the owner seated (their stake held) and the
     other seats open; everyone may watch."""
     spec = rooms.ROOMS.get(room)
@@ -124,7 +125,7 @@ def _locked_waiting(table_id: int) -> tuple[Table, RoomTable, list[Seat]]:
     return table, room_table, list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
 
 
-def join_table(*, table_id: int, user: AbstractBaseUser) -> Seat:
+def join_table(*, table_id: int, user: User) -> Seat:
     """Seat ``user`` at the first open seat, holding their stake; the game
     starts when the last seat is taken. Refused (``RoomError``) without the
     level or the chips."""
@@ -145,7 +146,7 @@ def join_table(*, table_id: int, user: AbstractBaseUser) -> Seat:
         return seat
 
 
-def leave_table(*, table_id: int, user: AbstractBaseUser) -> None:
+def leave_table(*, table_id: int, user: User) -> None:
     """Leave a waiting table: the stake comes back. The owner leaving closes
     the table and every stake comes back."""
     with transaction.atomic():
@@ -172,7 +173,8 @@ def _held(game: Game) -> dict[int, int]:
     """Chips held per member at this game (stakes not yet returned)."""
     held: dict[int, int] = {}
     for entry in ChipEntry.objects.filter(game=game, user__isnull=False, reason__in=[Reason.STAKE, Reason.RELEASE]):
-        held[entry.user_id] = held.get(entry.user_id, 0) - entry.amount
+        if entry.user_id is not None:
+            held[entry.user_id] = held.get(entry.user_id, 0) - entry.amount
     return {user_id: amount for user_id, amount in held.items() if amount}
 
 
@@ -269,7 +271,7 @@ def settle_missed(*, limit: int = 50) -> int:
 # --- The room queue -------------------------------------------------------------------
 
 
-def join_room_queue(*, user: AbstractBaseUser, room: str, mode: str, channel_name: str = "") -> QueueEntry:
+def join_room_queue(*, user: User, room: str, mode: str, channel_name: str = "") -> QueueEntry:
     """Queue for a room game of ``mode`` (the ranked mode's rules), if the
     member has the level and the chips now (they are held at the match)."""
     spec = rooms.ROOMS.get(room)
@@ -354,6 +356,6 @@ def _match_room(room: str, mode_key: str, *, now: datetime | None) -> list[Table
             tables.append(table)
             frame = selectors.matched_frame(table)
             user_ids = [user.pk for user in users]
-            transaction.on_commit(lambda frame=frame, user_ids=user_ids: broadcast.send_to_users(user_ids, frame))
+            transaction.on_commit(partial(broadcast.send_to_users, user_ids, frame))
     return tables
 
