@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import logging
 import random
-from functools import partial
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
