@@ -14,9 +14,10 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from accounts.hooks import profile_panels
+from games import dispatch
 from games.models import Game, Table
 from games.signals import game_finished, table_socket_opened
-from lobby import chips, periodic, room_selectors, room_tables
+from lobby import chips, periodic, room_selectors, room_tables, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -37,10 +38,15 @@ def welcome_chips(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> 
 def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
     # Sent after the commit that ended the game: a failure here must not
     # break the move that ended it; the periodic tick settles what it missed.
+    # With Celery the settlement is a task (acknowledged once done, so a
+    # worker killed mid-settlement leaves it to be delivered again).
     if table.kind != Table.Kind.ROOM:
         return
     try:
-        room_tables.settle(table_id=table.pk)
+        if dispatch.mode() == "celery":
+            tasks.settle_room_table.delay(table.pk)
+        else:
+            room_tables.settle(table_id=table.pk)
     except Exception:
         logger.exception("settling room table %s failed", table.pk)
 
