@@ -16,8 +16,8 @@ from django.template.loader import render_to_string
 from accounts.hooks import profile_panels
 from games import dispatch
 from games.models import Game, Table
-from games.signals import game_finished, table_socket_opened
-from lobby import chips, periodic, room_selectors, room_tables, tasks
+from games.signals import game_finished, table_page_panels, table_socket_opened
+from lobby import chips, periodic, room_selectors, room_tables, rooms, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,28 @@ def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any
             "member": member,
             "standing": room_selectors.standing(member.pk),
             "history": room_selectors.history(member.pk, request.GET.get("chips")),
+        },
+        request=request,
+    )
+
+
+@receiver(table_page_panels, dispatch_uid="lobby.table_room")
+def table_room_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> str:
+    """At a room table: the room, the stake, what each place wins, the
+    players' levels, and (once settled) what the game paid each of them."""
+    room_table = room_selectors.room_of_table(table.pk)
+    if room_table is None:
+        return ""
+    spec = rooms.ROOMS[room_table.room]
+    return render_to_string(
+        "lobby/_table_room.html",
+        {
+            "room": spec,
+            "room_table": room_table,
+            "kind": rooms.KINDS[room_table.kind],
+            "length": rooms.LENGTHS[room_table.target],
+            "payout": next(row for row in room_selectors.payout_rows(spec) if row.kind.key == room_table.kind),
+            "results": room_selectors.seat_results(room_table),
         },
         request=request,
     )

@@ -162,3 +162,52 @@ def live_room_table(user_id: int) -> Table | None:
         .order_by("-created_at")
         .first()
     )
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A player of a room table: their level now, and once the table is
+    settled, what the game paid them."""
+
+    seat: int
+    name: str
+    username: str
+    level: int
+    paid: int | None  # chips paid back (stake included); None until settled
+    net: int | None
+    xp: int | None
+    place: int | None
+
+
+def seat_results(room_table: RoomTable) -> list[SeatResult]:
+    """Each seat of a room table with its player's level and, once settled,
+    the payout, its net and the experience earned."""
+    seats = list(Seat.objects.filter(table_id=room_table.pk).select_related("user").order_by("number"))
+    names = seat_names(seats)
+    user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
+    xp = dict(ChipWallet.objects.filter(user_id__in=user_ids).values_list("user_id", "xp"))
+    paid: dict[int, ChipEntry] = {}
+    if room_table.settled_at is not None:
+        for row in ChipEntry.objects.filter(
+            game__table_id=room_table.pk,
+            user_id__in=user_ids,
+            reason__in=[ChipEntry.Reason.PAYOUT, ChipEntry.Reason.REFUND],
+        ):
+            if row.user_id is not None:
+                paid[row.user_id] = row
+    results = []
+    for seat in seats:
+        entry: ChipEntry | None = paid.get(seat.user_id) if seat.user_id is not None else None
+        results.append(
+            SeatResult(
+                seat=seat.number,
+                name=names[seat.number],
+                username=seat.user.get_username() if seat.user is not None else "",
+                level=rooms.level_for(xp.get(seat.user_id, 0)) if seat.user_id is not None else 0,
+                paid=None if entry is None else entry.amount,
+                net=None if entry is None else entry.amount - room_table.stake,
+                xp=None if entry is None else entry.xp,
+                place=None if entry is None else entry.detail.get("place"),
+            )
+        )
+    return results

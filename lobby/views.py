@@ -316,7 +316,8 @@ def room_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def room_table_status(request: HttpRequest, table_id: int) -> JsonResponse:
-    """Polled by the waiting page: where the table stands."""
+    """Polled by the waiting page (where the table stands) and by the table
+    page once the game is over (what it paid each player)."""
     room_table = get_object_or_404(RoomTable.objects.select_related("table"), pk=table_id)
     seats = list(room_table.table.seats.order_by("number"))
     names = seat_names(seats)
@@ -326,6 +327,20 @@ def room_table_status(request: HttpRequest, table_id: int) -> JsonResponse:
             "url": reverse("games:table", args=[table_id]),
             "room_url": reverse("lobby:room", args=[room_table.room]),
             "seats": [{"number": seat.number, "kind": seat.kind, "name": names[seat.number]} for seat in seats],
+            "settled": room_table.settled_at is not None,
+            "outcome": room_table.outcome,
+            "results": [
+                {
+                    "seat": result.seat,
+                    "name": result.name,
+                    "level": result.level,
+                    "paid": result.paid,
+                    "net": result.net,
+                    "xp": result.xp,
+                    "place": result.place,
+                }
+                for result in room_selectors.seat_results(room_table)
+            ],
         }
     )
 

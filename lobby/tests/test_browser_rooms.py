@@ -87,6 +87,14 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
     else:
         raise AssertionError("the room game did not end")
 
+    # The table page's room panel shows what the game paid each seat.
+    for page in pages:
+        page.wait_for_selector("[data-room-facts][data-settled]", state="attached", timeout=15_000)
+        shown = sorted(
+            int(page.locator(f'[data-room-seat="{seat}"]').get_attribute("data-net")) for seat in (0, 1)
+        )
+        assert shown == sorted(net.values())
+
     # Balances, levels and histories as the table said.
     seen = {}
     for page, name in zip(pages, names, strict=True):

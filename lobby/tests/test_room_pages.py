@@ -144,3 +144,30 @@ def test_staff_add_corrections_as_entries_with_a_reason(make_member) -> None:
     assert b'name="balance"' not in wallet_page.content
     assert client.post(f"/admin/lobby/chipentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
     assert RoomTable.objects.count() == 0
+
+
+def test_the_table_page_shows_the_room_the_levels_and_what_the_game_paid(
+    make_member, django_capture_on_commit_callbacks
+) -> None:
+    from lobby import room_tables
+
+    alice, bob = make_member("alice"), make_member("bob")
+    table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
+    room_tables.join_table(table_id=table.pk, user=bob)
+    html = Client().get(f"/table/{table.pk}/").content.decode()  # a spectator sees it too
+    assert 'data-room-facts="passport" data-stake="20"' in html
+    assert 'data-room-seat="0" data-level="1"' in html
+    assert "data-settled" not in html
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.resign(game_id=table.game.pk, seat=1)
+    html = logged_in(bob).get(f"/table/{table.pk}/").content.decode()
+    assert 'data-room-seat="0" data-level="1" data-net="18" data-xp="20"' in html
+    assert 'data-room-seat="1" data-level="1" data-net="-20" data-xp="6"' in html
+    status = Client().get(f"/rooms/table/{table.pk}/status/").json()
+    assert status["settled"] is True
+    assert [(r["seat"], r["net"], r["xp"], r["place"]) for r in status["results"]] == [(0, 18, 20, 1), (1, -20, 6, 2)]
+    # Other tables show no room panel.
+    other = game_services.create_computer_table(
+        user=alice, preset="arena", players=2, teams=False, target=0, level="easy"
+    )
+    assert "data-room-facts" not in logged_in(alice).get(f"/table/{other.pk}/").content.decode()
