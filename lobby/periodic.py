@@ -1,6 +1,7 @@
 """The periodic tick of the site: matchmaking (ranked and rooms), the turn
 timers, ratings and room chips whose signal was lost (and the stakes of
-aborted room tables), dead sockets, and the live counters.
+aborted room tables, and of room tables that waited too long), dead
+sockets, and the live counters.
 
 The lobby sits on top of the other apps, so it is the one that runs their
 periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
@@ -53,6 +54,7 @@ def tick() -> dict[str, Any]:
         ("timers", sweep),
         ("rated", rate_missed_games),
         ("settled", room_tables.settle_missed),
+        ("stale_rooms", room_tables.close_stale_tables),
         ("forgotten", forget_dead_sockets),
         ("counts", services.broadcast_counts),
     )

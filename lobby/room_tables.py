@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -266,6 +266,32 @@ def settle_missed(*, limit: int = 50) -> int:
         except Exception:
             logger.exception("settling room table %s failed", table_id)
     return done
+
+
+WAITING_LIMIT = timedelta(minutes=30)
+"""A room table still waiting for players after this long is closed and its
+stakes returned (nobody's chips stay held by a table that never starts)."""
+
+
+def close_stale_tables(*, now: datetime | None = None) -> int:
+    """Close the room tables that waited longer than ``WAITING_LIMIT``;
+    every stake returns. Returns how many were closed."""
+    moment = now or timezone.now()
+    stale = RoomTable.objects.filter(
+        table__status=Table.Status.WAITING, table__created_at__lt=moment - WAITING_LIMIT
+    ).values_list("pk", flat=True)
+    closed = 0
+    for table_id in list(stale):
+        with transaction.atomic():
+            room_table = RoomTable.objects.select_for_update().get(pk=table_id)
+            table = Table.objects.select_for_update().get(pk=table_id)
+            if table.status != Table.Status.WAITING:
+                continue
+            table.status = Table.Status.ABORTED
+            table.finished_at = moment
+            table.save(update_fields=["status", "finished_at"])
+            closed += _settle_locked(room_table)
+    return closed
 
 
 # --- The room queue -------------------------------------------------------------------

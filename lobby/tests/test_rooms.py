@@ -294,3 +294,19 @@ def test_hints_are_refused_at_room_tables(make_member) -> None:
     game = Game.objects.get(table=table)
     with pytest.raises(game_services.NotAllowed):
         hints.seat_view(game_id=game.pk, seat=game.to_move)
+
+
+def test_a_table_waiting_too_long_is_closed_and_the_stakes_return(make_member) -> None:
+    from django.utils import timezone
+
+    alice, bob = make_member("alice"), make_member("bob")
+    table = room_tables.open_table(owner=alice, room="passport", kind="three", target=0)
+    room_tables.join_table(table_id=table.pk, user=bob)
+    assert room_tables.close_stale_tables() == 0
+    later = timezone.now() + room_tables.WAITING_LIMIT + datetime.timedelta(seconds=1)
+    assert room_tables.close_stale_tables(now=later) == 1
+    assert Table.objects.get(pk=table.pk).status == Table.Status.ABORTED
+    assert balance(alice) == 1000
+    assert balance(bob) == 1000
+    assert room_tables.close_stale_tables(now=later) == 0
+    assert chips.totals().balanced
