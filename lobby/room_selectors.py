@@ -139,7 +139,12 @@ def weekly_winners(*, limit: int = 20, now: datetime.datetime | None = None) -> 
     rows = (
         ChipEntry.objects.filter(
             user__isnull=False,
-            reason__in=[ChipEntry.Reason.STAKE, ChipEntry.Reason.PAYOUT, ChipEntry.Reason.REFUND],
+            reason__in=[
+                ChipEntry.Reason.STAKE,
+                ChipEntry.Reason.RELEASE,
+                ChipEntry.Reason.PAYOUT,
+                ChipEntry.Reason.REFUND,
+            ],
             game__table__room__settled_at__gte=week_start(now),
         )
         .values("user_id")

@@ -171,3 +171,20 @@ def test_the_table_page_shows_the_room_the_levels_and_what_the_game_paid(
         user=alice, preset="arena", players=2, teams=False, target=0, level="easy"
     )
     assert "data-room-facts" not in logged_in(alice).get(f"/table/{other.pk}/").content.decode()
+
+
+def test_a_stake_returned_before_the_start_is_neither_won_nor_lost_this_week(
+    make_member, django_capture_on_commit_callbacks
+) -> None:
+    from lobby import room_selectors, room_tables
+
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = room_tables.open_table(owner=alice, room="passport", kind="three", target=0)
+    room_tables.join_table(table_id=table.pk, user=bob)
+    room_tables.leave_table(table_id=table.pk, user=bob)  # bob's stake comes back
+    other = room_tables.open_table(owner=carol, room="passport", kind="duel", target=0)
+    room_tables.join_table(table_id=other.pk, user=bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.resign(game_id=other.game.pk, seat=0)  # carol resigns: bob wins 18
+    room_tables.leave_table(table_id=table.pk, user=alice)  # the first table closes, stakes back
+    assert [(row.username, row.won) for row in room_selectors.weekly_winners()] == [("bob", 18)]
