@@ -67,7 +67,7 @@ KINDS: dict[str, GameKind] = {
     kind.key: kind
     for kind in (
         GameKind("duel", 2, False, (190, 0), (20, 6), _("2 players")),
-        GameKind("pairs", 4, True, (190, 0), (20, 6), _("pairs")),
+        GameKind("pairs", 4, True, (190, 0), (20, 6), _("Pairs")),
         GameKind("three", 3, False, (210, 75, 0), (24, 12, 6), _("3 players")),
         GameKind("four", 4, False, (250, 110, 20, 0), (28, 16, 10, 6), _("4 players")),
     )
