@@ -118,3 +118,22 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
     # The winner climbed a level, the loser did not.
     winner = next(page for page, name in zip(pages, names, strict=True) if seen[name] == 1)
     assert body(winner, "level") == 2
+
+
+def test_two_members_meet_through_a_rooms_queue(new_context, site_server) -> None:
+    base = site_server.url
+    names = [f"rq{int(time.time() * 1000) % 10**8}{suffix}" for suffix in ("a", "b")]
+    pages = [new_context(locale="en-GB", viewport=DESKTOP).new_page() for _ in names]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, base, name)
+        page.goto(base + "/rooms/passport/")
+    pages[0].click('[data-queue="duel-draw"]')
+    pages[0].wait_for_function("document.querySelector('[data-room-page]').dataset.state === 'searching'")
+    pages[1].click('[data-queue="duel-draw"]')
+    for page in pages:
+        page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/\d+/$"), timeout=15_000)
+    assert pages[0].url == pages[1].url
+    # Both stakes are held: the table page's body says so.
+    for page in pages:
+        assert body(page, "chips") == 980
+        page.wait_for_selector('[data-room-facts="passport"]', state="attached")
