@@ -30,7 +30,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "member": member,
             "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
-            "recent_games": selectors.recent_games(member),
+            "recent_games": selectors.recent_games(member, viewer=request.user),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,
             "panels": [html for _receiver, html in profile_panels.send(None, request=request, member=member) if html],

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0005_table_kind_room'),
+        ('games', '0006_table_kind_room'),
         ('lobby', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
