@@ -179,6 +179,8 @@ PERIODIC_QUEUE = "periodic"
 CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": "reviews"},
     "lobby.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
+    # The chips of a room game that ended (docs/rooms.md): lobby work too.
+    "lobby.tasks.settle_room_table": {"queue": PERIODIC_QUEUE},
 }
 # Periodic tasks (`celery beat`, one in the whole site). The stalled-game
 # sweep requeues computer turns whose task was lost (a Redis restart loses

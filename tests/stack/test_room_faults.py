@@ -16,6 +16,8 @@ from tests.support.stack import Stack
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(240)]
 
 CONSUMING = r"sweep_stalled_games\[[0-9a-f-]+\] succeeded"
+# The settlement and the periodic tick go to the lobby's queue (config.settings).
+QUEUES = "celery,periodic"
 
 # Two members at a passport duel; the second resigns (the first wins 38 chips
 # of a 40-chip pot). The end of the game queues the settlement task.
@@ -80,6 +82,8 @@ def assert_paid_once(record: dict, game: dict) -> None:
 
 
 def test_a_settlement_task_delivered_twice_pays_once(stack: Stack) -> None:
+    stack.stop("worker")
+    stack.start_worker("worker", queues=QUEUES, wait_for=CONSUMING)
     start = len(stack.log("worker"))
     game = stack.django(PLAY_AND_RESIGN.format(n=1))
     assert isinstance(game, dict)
@@ -97,7 +101,7 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
     # winner's payout (seat 0) and waits on the loser's (seat 1), its
     # transaction open, when it is killed.
     stack.stop("worker")
-    stack.start_worker("worker", wait_for=CONSUMING)
+    stack.start_worker("worker", queues=QUEUES, wait_for=CONSUMING)
     url = stack_database.replace("postgres://", "postgresql://", 1)
     with psycopg.connect(url, autocommit=True) as blocker:
         start = len(stack.log("worker"))
@@ -129,7 +133,7 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
     assert record["entries"] == []  # the winner's payout was written, and rolled back with the kill
     assert record["balanced"]
     restarted_at = len(stack.log("worker"))
-    stack.start_worker("worker")
+    stack.start_worker("worker", queues=QUEUES)
     # As in production, beat runs the periodic tick: whichever comes first,
     # the killed task delivered again after the visibility timeout or the
     # tick's settlement of missed tables, settles; the other finds it done.
@@ -148,3 +152,5 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         assert_paid_once(ledger(stack, game), game)
     finally:
         stack.stop("beat")
+        stack.stop("worker")
+        stack.start_worker("worker")
