@@ -13,6 +13,7 @@ from games import limits, selectors, services
 from games.forms import PlayComputerForm, preset_limits
 from games.models import Table
 from games.services import timers
+from games.signals import table_page_panels
 from games.variants import rules_url_for
 
 
@@ -86,7 +87,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
-    return render(request, "games/table.html", {"table": table, "config": table_config(table, seat)})
+    panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
+    return render(
+        request, "games/table.html", {"table": table, "config": table_config(table, seat), "panels": panels}
+    )
 
 
 @require_POST

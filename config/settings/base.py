@@ -91,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "lobby.context_processors.invitations",
+                "lobby.context_processors.chips",
             ],
         },
     },
@@ -200,6 +201,8 @@ PERIODIC_QUEUE = "periodic"
 CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": "reviews"},
     "lobby.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
+    # The chips of a room game that ended (docs/rooms.md): lobby work too.
+    "lobby.tasks.settle_room_table": {"queue": PERIODIC_QUEUE},
 }
 # Periodic tasks (`celery beat`, one in the whole site). The stalled-game
 # sweep requeues computer turns whose task was lost (a Redis restart loses
