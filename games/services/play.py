@@ -299,23 +299,25 @@ def _record(
         and not new_state.game_over
     ):
         presence_since = connection.ops.adapt_datetimefield_value(now - timedelta(seconds=PRESENCE_TTL))
+    def written_into_game(written: _Written) -> None:
+        # The row as stored, on this process's copy (before game_finished's
+        # receivers see it, after the commit of the game-over branch).
+        game.seq, game.state, game.to_move = seq, state_data, new_state.to_move
+        game.round_over, game.updated_at = new_state.round_over, now
+        game.draw_offers, game.chain = written.draw_offers, head
+
     try:
         if new_state.game_over:
             with transaction.atomic():
                 written = _write(locked, fields, move, presence_since=None)
+                written_into_game(written)
                 finish_game(game=game, table=table, state=new_state, now=now, result=result)
         else:
             written = _write(locked, fields, move, presence_since=presence_since)
+            written_into_game(written)
     except _Conflict:
         live.forget(game.pk)
         raise _refuse_conflict(game.pk) from None
-    game.seq, game.state, game.to_move, game.round_over = (
-        seq,
-        state_data,
-        new_state.to_move,
-        new_state.round_over,
-    )
-    game.updated_at, game.draw_offers, game.chain = now, written.draw_offers, head
     facts = selectors.table_facts(table, game, seats.humans, written.connected)
     messages = broadcast.move_messages(table_id=table.pk, seq=seq, frames=frames, table=facts)
     outcome = Outcome(game.pk, table.pk, seq, kind, seat, payload, new_state, seats.humans, facts, head, messages)

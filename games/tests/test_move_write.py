@@ -168,3 +168,29 @@ def test_of_two_moves_made_at_once_exactly_one_is_stored_on_postgresql(monkeypat
     assert game.seq == 1
     assert list(Move.objects.filter(game=game).values_list("seq", flat=True)) == [1]
     assert selectors.rebuild_state(game) == selectors.game_state(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_game_finished_receivers_see_the_game_as_stored(sent) -> None:
+    # Autocommit, as in production: game_finished is sent when the move's
+    # own transaction commits.
+    from games.signals import game_finished
+
+    game = fresh_game()
+    state = state_of(game)
+    services.play_move(game_id=game.pk, seat=state.to_move, action=legal_actions(state)[0], expected_seq=0)
+    kept = live.take(game.pk)
+    assert kept is not None  # the game was kept by this process
+    live.keep(kept)
+    seen: list[tuple[int, str, object]] = []
+
+    def receiver(sender, game, table, **kwargs) -> None:
+        seen.append((game.seq, game.chain, game.state))
+
+    game_finished.connect(receiver)
+    try:
+        services.resign(game_id=game.pk, seat=0, expected_seq=1)
+    finally:
+        game_finished.disconnect(receiver)
+    game.refresh_from_db()
+    assert seen == [(2, game.chain, game.state)]
