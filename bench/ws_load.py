@@ -231,7 +231,7 @@ class Bench:
             flush=True,
         )
         header()
-        for server in self.server_names():
+        for server in self.server_names(self.args.saturate_servers or self.args.paced_servers):
             relay = self.saturate_one("relay", server, tables)
             site = self.saturate_one("site", server, tables)
             self.summary["saturate"] += [relay, site]
@@ -270,8 +270,8 @@ class Bench:
                     cpu_names=["web-a", "web-b"],
                 )
 
-    def server_names(self) -> list[str]:
-        return [name.strip() for name in self.args.paced_servers.split(",") if name.strip()]
+    def server_names(self, names: str = "") -> list[str]:
+        return [name.strip() for name in (names or self.args.paced_servers).split(",") if name.strip()]
 
     def variants(self) -> list[tuple[str, dict[str, str]]]:
         """``--site-variant NAME:KEY=VALUE,...``: the site again with that environment."""
@@ -639,6 +639,9 @@ def main() -> int:
     parser.add_argument("--paced-p99-ms", type=float, default=100, help="the paced runs' p99 bound")
     parser.add_argument(
         "--paced-servers", default="daphne,uvicorn", help="servers of the saturation and paced runs"
+    )
+    parser.add_argument(
+        "--saturate-servers", default="", help="servers of the saturation runs (default: --paced-servers)"
     )
     parser.add_argument(
         "--layer",
