@@ -239,8 +239,8 @@ AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))
 # Threads of a web process that store the moves made through its table
 # sockets, each with its own database connection, so that the commits (a
 # disk flush each) of different tables overlap. 0 (the default): the one
-# database thread of every other socket call; 4 threads measured no better
-# on this project's machine (docs/performance.md).
+# database thread of every other socket call. Four threads made more moves a
+# second at saturation but a worse p99 at a steady pace (docs/performance.md).
 MOVE_THREADS = int(os.environ.get("MOVE_THREADS", "0"))
 
 # --- Auth (django-allauth) -------------------------------------------------
