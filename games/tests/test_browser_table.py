@@ -511,6 +511,11 @@ def test_french_scripted_table(new_context, site_server) -> None:
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.locator("#table-status").inner_text() == "À vous de jouer"
     assert page.locator("a", has_text="Règles de cette table").count() == 1
+    # Counts of 2 and more are French too (the JS catalogue's three plural forms).
+    opponent = page.locator('#players .player[data-seat="1"]')
+    assert opponent.locator(".player-count").inner_text() == "6 tuiles"
+    assert opponent.locator(".player-score").inner_text() == "0 point"
+    assert page.locator("#me-player .player-count").inner_text() == "7 tuiles"
     assert errors == []
 
 
