@@ -18,6 +18,7 @@ from accounts.models import QueueEntry
 from accounts.names import seat_label
 from games import clock, fairness, matchmaking, private
 from games import services as game_services
+from games.forms import preset_limits
 from games.models import Table
 from games.modes import RANKED_MODES
 
@@ -66,7 +67,7 @@ def private_new(request: HttpRequest) -> HttpResponse:
             salt=salt,
         )
         return redirect("accounts:private_table", table_id=table.pk)
-    return render(request, "accounts/private_new.html", {"form": form})
+    return render(request, "accounts/private_new.html", {"form": form, "preset_limits": preset_limits()})
 
 
 def _waiting_table(table_id: int) -> Table:

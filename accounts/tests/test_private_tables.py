@@ -56,7 +56,7 @@ def test_rules_the_preset_does_not_allow_are_refused(make_member) -> None:
     client = logged_in(make_member("alice"))
     response = client.post("/private/new/", {"preset": "duel-block", "players": "3", "target": "0"})
     assert response.status_code == 200
-    assert "form-errors" in response.content.decode()
+    assert response.content.decode().count("is played by 2 players") == 1
     response = client.post(
         "/private/new/", {"preset": "classic-draw", "players": "2", "teams": "on", "target": "50"}
     )
@@ -148,3 +148,17 @@ def test_the_owner_leaving_cancels_the_table(make_member) -> None:
     client.post(f"/private/{table.pk}/leave/")
     table.refresh_from_db()
     assert table.status == Table.Status.ABORTED
+
+
+def test_pairs_for_a_variant_without_pairs_are_refused_once_next_to_the_choice(make_member) -> None:
+    client = logged_in(make_member("alice"))
+    response = client.post(
+        "/private/new/", {"preset": "classic-draw", "players": "4", "teams": "on", "target": "50"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count("is not played in pairs") == 1, html
+    assert "form-errors" not in html
+    assert not Table.objects.exists()
+    # The page tells the form's script which variants have pairs.
+    assert '"classic-draw": {"players": [2, 3, 4], "pairs": false' in html
