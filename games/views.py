@@ -6,6 +6,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -13,9 +14,19 @@ from games.forms import PlayComputerForm, preset_limits
 from games.models import Table
 from rules_guide import rules_url_for
 
+LAST_SETTINGS = "last_computer_game"
+"""Session key of the settings of the last game against the computer (the
+home form starts from them)."""
+
+
+def last_settings(request: HttpRequest) -> dict[str, Any]:
+    """The settings of the viewer's last game against the computer, if any."""
+    saved = request.session.get(LAST_SETTINGS)
+    return dict(saved) if isinstance(saved, dict) else {}
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", _home_context(PlayComputerForm()))
+    return render(request, "games/home.html", _home_context(PlayComputerForm(initial=last_settings(request))))
 
 
 def _home_context(form: PlayComputerForm) -> dict[str, Any]:
@@ -42,17 +53,53 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "games/home.html", _home_context(form), status=400)
     data = form.cleaned_data
+    settings = {key: data[key] for key in COMPUTER_SETTINGS}
+    table = _computer_table(request, settings)
+    return redirect("games:table", table_id=table.pk)
+
+
+COMPUTER_SETTINGS = ("preset", "players", "teams", "target", "level")
+
+
+def _computer_table(request: HttpRequest, settings: dict[str, Any]) -> Table:
+    """A new table against the computer for the viewer; its settings are
+    remembered for the home form."""
     member = request.user if request.user.is_authenticated else None
     table = services.create_computer_table(
-        user=member,
-        guest_key="" if member is not None else guest_key(request),
-        preset=data["preset"],
-        players=data["players"],
-        teams=data["teams"],
-        target=data["target"],
-        level=data["level"],
+        user=member, guest_key="" if member is not None else guest_key(request), **settings
     )
-    return redirect("games:table", table_id=table.pk)
+    request.session[LAST_SETTINGS] = settings
+    return table
+
+
+def computer_settings(table: Table) -> dict[str, Any] | None:
+    """The settings a computer table was created with (the form's fields)."""
+    if table.kind != Table.Kind.COMPUTER:
+        return None
+    game = table.game
+    levels = [seat.level for seat in table.seats.all() if seat.level]
+    return {
+        "preset": game.preset,
+        "players": int(game.rules.get("players", len(levels) + 1)),
+        "teams": bool(game.rules.get("teams")),
+        "target": int(game.rules.get("target", 0)),
+        "level": levels[0] if levels else "medium",
+    }
+
+
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Rematch: the same seats and settings, a new deal. Against the computer
+    the new game starts at once; a ranked table goes to the lobby's rematch
+    offer (accounts)."""
+    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+    seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
+    settings = computer_settings(table)
+    if seat is None or settings is None:
+        raise Http404("not a computer table of yours")
+    if table.status != Table.Status.FINISHED:
+        return HttpResponse(_("The game is not over yet."), status=409)
+    return redirect("games:table", table_id=_computer_table(request, settings).pk)
 
 
 def table_config(table: Table, seat: int | None) -> dict[str, Any]:
@@ -71,6 +118,7 @@ def table_config(table: Table, seat: int | None) -> dict[str, Any]:
         "kind": table.kind,
         "status": table.status,
         "commitment": game.commitment,
+        "mode": table.mode,
     }
 
 
@@ -80,4 +128,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
-    return render(request, "games/table.html", {"table": table, "config": table_config(table, seat)})
+    context = {
+        "table": table,
+        "config": table_config(table, seat),
+        "seated": seat is not None,
+        "again": computer_settings(table) if seat is not None else None,
+    }
+    return render(request, "games/table.html", context)

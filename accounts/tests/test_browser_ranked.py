@@ -85,6 +85,16 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
         raise AssertionError("the ranked game did not end")
     watcher.wait_for_selector("[data-game-over]", timeout=15_000)
     assert watcher.locator("#hand [data-tile]").count() == 0
+    assert watcher.locator("[data-back-to-queue], [data-rematch]").count() == 0
+
+    # "Back to the queue" (not the computer's form) joins the same mode's queue in one tap.
+    assert pages[1].locator("[data-rematch]").count() == 0
+    with pages[1].expect_navigation():
+        pages[1].click("[data-back-to-queue]")
+    pages[1].wait_for_selector('[data-mode="duel-block"][data-queued]')
+    assert pages[1].url == base + "/ranked/"
+    pages[1].click('[data-mode="duel-block"] [data-leave]')
+    pages[1].wait_for_function("document.querySelector('[data-lobby]').dataset.state === 'idle'")
 
     # New ratings on the profiles, and the replay of the game.
     shown = []

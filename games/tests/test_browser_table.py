@@ -554,7 +554,8 @@ def test_guest_plays_a_complete_game_against_three_computers(new_context, site_s
     assert scores.count() == 4
     assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
     assert panel.locator("tr[data-winner]").count() == 1
-    assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
+    assert panel.locator("[data-rematch]").is_visible()
+    assert panel.locator("[data-new-game]").is_visible()
     replay = panel.locator("[data-replay]").get_attribute("href")
     assert replay == page.url.removeprefix(site_server.url) + "replay/"
     assert page.request.get(site_server.url + replay).ok
@@ -592,4 +593,44 @@ def test_french_table_page(new_context, site_server) -> None:
     assert page.locator('[data-action="draw"]').inner_text() == "Piocher"
     assert "Donne équitable" in page.locator("#fairness summary").inner_text()
     screenshot(page, "table-french-phone.png")
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "rematch"), [(PHONE, "fr-FR", "Revanche"), (DESKTOP, "en-GB", "Rematch")]
+)
+def test_rematch_and_new_game_after_a_game_against_the_computer(
+    new_context, site_server, viewport, locale: str, rematch: str
+) -> None:
+    page, errors = new_page(new_context, viewport=viewport, locale=locale)
+    start_computer_game(page, site_server, preset="arena", players=3, target=50, level="hard")
+    first = page.url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    button = page.locator("[data-rematch]")
+    assert button.inner_text() == rematch
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    with page.expect_navigation():
+        button.click()
+    assert re.search(r"/table/\d+/$", page.url)
+    assert page.url != first
+    page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")  # started at once
+    assert page.locator("#players .player").count() == 2
+    second = page.url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    with page.expect_navigation():
+        page.click("[data-new-game]")
+    assert page.url not in (first, second)
+    page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")
+    assert page.locator("#players .player").count() == 2
+    # The home form starts from the settings just played.
+    page.goto(site_server.url + "/")
+    form = page.locator("#play-computer-form")
+    assert form.locator('[name="preset"]').input_value() == "arena"
+    assert form.locator('[name="players"][value="3"]').is_checked()
+    assert form.locator('[name="target"][value="50"]').is_checked()
+    assert form.locator('[name="level"][value="hard"]').is_checked()
     assert errors == []

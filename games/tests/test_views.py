@@ -171,3 +171,95 @@ def test_french_labels(client: Client) -> None:
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Niveau de l\u2019ordinateur" in html
     assert "Variante" in html
+
+
+# ---------------------------------------------------------------- after a game
+
+
+def checked(html: str, name: str) -> str:
+    """The value of the checked radio (or selected option) ``name`` in ``html``."""
+    import re
+
+    radio = re.search(rf'<input type="radio" name="{name}" value="([^"]*)"[^>]*checked', html)
+    if radio:
+        return radio[1]
+    select = html[html.index(f'name="{name}"') :]
+    return re.search(r'<option value="([^"]*)" selected', select)[1]
+
+
+def test_the_home_form_remembers_the_last_settings(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert (checked(html, "preset"), checked(html, "players"), checked(html, "level")) == (
+        "classic-draw", "2", "medium"
+    )
+    client.post("/play/computer/", {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "hard"})
+    html = client.get("/").content.decode()
+    assert checked(html, "preset") == "arena"
+    assert checked(html, "players") == "4"
+    assert checked(html, "target") == "50"
+    assert checked(html, "level") == "hard"
+    assert 'name="teams" id="id_teams" checked' in html
+
+
+def finish_computer_game(client: Client, form: dict) -> Table:
+    client.post("/play/computer/", form)
+    table = Table.objects.latest("pk")
+    services.resign(game_id=table.game.pk, seat=0)
+    return table
+
+
+def test_rematch_against_the_computer_starts_the_same_game_at_once(client: Client) -> None:
+    table = finish_computer_game(client, {**FORM, "level": "hard"})
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    assert "data-rematch" in html
+    assert "data-new-game" in html
+    assert "#play-computer" in html  # other settings
+    response = client.post(f"/table/{table.pk}/rematch/")
+    again = Table.objects.latest("pk")
+    assert again.pk != table.pk
+    assert response["Location"] == f"/table/{again.pk}/"
+    assert again.status == Table.Status.PLAYING
+    assert again.game.preset == "classic-draw"
+    assert again.game.rules["players"] == 3
+    assert [s.level for s in again.seats.order_by("number")] == ["", "hard", "hard"]
+    assert again.seats.get(number=0).guest_key == table.seats.get(number=0).guest_key
+
+
+def test_the_new_game_button_posts_the_same_settings(client: Client) -> None:
+    import re
+
+    table = finish_computer_game(client, {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "easy"})
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    form = html[html.index('action="/play/computer/"') :]
+    form = form[: form.index("</form>")]
+    assert "data-new-game" in form
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken")
+    assert fields == {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "easy"}
+
+
+def test_rematch_is_refused_before_the_end_and_to_others(client: Client) -> None:
+    client.post("/play/computer/", FORM)
+    table = Table.objects.latest("pk")
+    assert client.post(f"/table/{table.pk}/rematch/").status_code == 409
+    assert Client().post(f"/table/{table.pk}/rematch/").status_code == 404
+    assert client.get(f"/table/{table.pk}/rematch/").status_code == 405
+    assert Table.objects.count() == 1
+
+
+def test_after_a_ranked_game_the_page_offers_the_queue_not_the_computer(client: Client) -> None:
+    alice, bob = UserFactory(), UserFactory()
+    table = make_table(
+        preset="duel-block",
+        target=0,
+        kind=Table.Kind.RANKED,
+        seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)],
+    )
+    Table.objects.filter(pk=table.pk).update(mode="duel-block")
+    services.resign(game_id=table.game.pk, seat=1)
+    client.force_login(alice)
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    panel = html[html.index('id="game-over"') :]
+    assert "#play-computer" not in panel
+    assert 'href="/ranked/?queue=duel-block" data-back-to-queue' in panel
+    assert client.post(f"/table/{table.pk}/rematch/").status_code == 404
