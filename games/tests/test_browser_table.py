@@ -513,9 +513,9 @@ def test_french_scripted_table(new_context, site_server) -> None:
     assert page.locator("a", has_text="Règles de cette table").count() == 1
     # Counts of 2 and more are French too (the JS catalogue's three plural forms).
     opponent = page.locator('#players .player[data-seat="1"]')
-    assert opponent.locator(".player-count").inner_text() == "6 tuiles"
+    assert opponent.locator(".player-count").inner_text() == "6 dominos"
     assert opponent.locator(".player-score").inner_text() == "0 point"
-    assert page.locator("#me-player .player-count").inner_text() == "7 tuiles"
+    assert page.locator("#me-player .player-count").inner_text() == "7 dominos"
     assert errors == []
 
 
