@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 
 from accounts import ratings
 from accounts.models import Friendship, Rating, RatingFigures
@@ -161,8 +164,14 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
     from accounts.periodic import live_presence
     from games.models import Seat, Table
 
+    # A table nobody plays any more (a guest closed the page against the
+    # computer: no clock ends it) is not live: no move for a while and no
+    # socket of a seated player.
+    idle = timedelta(seconds=getattr(settings, "LIVE_TABLE_IDLE_SECONDS", 600))
+    seated = live_presence().filter(seat__isnull=False).values("table_id")
     tables = list(
         Table.objects.filter(status=Table.Status.PLAYING, public=True)
+        .filter(Q(game__updated_at__gte=timezone.now() - idle) | Q(pk__in=seated))
         .select_related("game")
         .order_by("-created_at")[: limit * 2]
     )

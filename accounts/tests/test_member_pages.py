@@ -163,3 +163,30 @@ def test_the_admin_lists_member_data(admin_client) -> None:
         "presence",
     ):
         assert admin_client.get(f"/admin/accounts/{path}/").status_code == 200, path
+
+
+def test_a_table_nobody_plays_any_more_leaves_the_live_list(client: Client, settings) -> None:
+    """A guest who closed their table against the computer: no move, no socket
+    of a seated player for LIVE_TABLE_IDLE_SECONDS: not live any more."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.models import Presence
+    from games.models import Game
+    from games.tests.factories import make_table
+
+    settings.LIVE_TABLE_IDLE_SECONDS = 600
+    fresh = make_table()
+    left = make_table()
+    watched_only = make_table()
+    still_there = make_table()
+    old = timezone.now() - timedelta(seconds=601)
+    Game.objects.filter(table__in=[left, watched_only, still_there]).update(updated_at=old)
+    Presence.objects.create(channel_name="spectator", table_id=watched_only.pk, seat=None)
+    Presence.objects.create(channel_name="player", table_id=still_there.pk, seat=0, session_key="guest")
+    html = client.get("/live/").content.decode()
+    assert f'data-live-table="{fresh.pk}"' in html
+    assert f'data-live-table="{still_there.pk}"' in html
+    assert f'data-live-table="{left.pk}"' not in html
+    assert f'data-live-table="{watched_only.pk}"' not in html
