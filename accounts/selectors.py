@@ -1,20 +1,19 @@
-"""Reads of the accounts app: ratings, leaderboards, friends."""
+"""Reads of the accounts app: ratings, leaderboards, friends, a member's games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
-from typing import Any
+from datetime import datetime
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
-from django.utils import timezone
+from django.db.models import Q, QuerySet
 
 from accounts import ratings
-from accounts.models import Friendship, Rating, RatingFigures
+from accounts.models import Friendship, Rating, RatingChange, RatingFigures
+from games.models import Seat, Table
 from games.modes import RANKED_MODES, RankedMode
+from games.selectors import seat_names
 
 
 @dataclass(frozen=True)
@@ -91,7 +90,7 @@ class GameLine:
     """One finished game on a profile, seen by one of its players."""
 
     table_id: int
-    finished_at: object
+    finished_at: datetime | None
     label: str
     opponents: list[dict[str, str]]
     outcome: str  # "win", "draw" or "loss"
@@ -101,10 +100,6 @@ class GameLine:
 def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
     """The member's last finished games, newest first, with the rating change
     of ranked ones."""
-    from accounts.models import RatingChange
-    from accounts.names import seat_label
-    from games.models import Seat, Table
-
     seats = list(
         Seat.objects.filter(user=user, table__status=Table.Status.FINISHED, table__game__isnull=False)
         .select_related("table", "table__game")
@@ -128,6 +123,7 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
         outcome = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
         mode = RANKED_MODES.get(table.mode)
         change = changes.get(table.pk)
+        names = seat_names([seat, *others.get(table.pk, [])])
         lines.append(
             GameLine(
                 table_id=table.pk,
@@ -136,7 +132,7 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
                 opponents=[
                     {
                         "username": other.user.get_username() if other.user_id else "",
-                        "label": seat_label(other),
+                        "label": names[other.number],
                     }
                     for other in sorted(others.get(table.pk, []), key=lambda s: s.number)
                 ],
@@ -145,72 +141,3 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
             )
         )
     return lines
-
-
-@dataclass(frozen=True)
-class LiveTable:
-    table_id: int
-    kind: str
-    label: str
-    players: list[str]
-    spectators: int
-    started_at: object
-
-
-def live_tables(*, limit: int = 50) -> list[LiveTable]:
-    """Public tables being played, ranked first, newest first: anyone may
-    watch them (spectators see only public information)."""
-    from accounts.names import seat_label
-    from accounts.periodic import live_presence
-    from games.models import Seat, Table
-
-    # A table nobody plays any more (a guest closed the page against the
-    # computer: no clock ends it) is not live: no move for a while and no
-    # socket of a seated player.
-    idle = timedelta(seconds=getattr(settings, "LIVE_TABLE_IDLE_SECONDS", 600))
-    seated = live_presence().filter(seat__isnull=False).values("table_id")
-    tables = list(
-        Table.objects.filter(status=Table.Status.PLAYING, public=True)
-        .filter(Q(game__updated_at__gte=timezone.now() - idle) | Q(pk__in=seated))
-        .select_related("game")
-        .order_by("-created_at")[: limit * 2]
-    )
-    tables.sort(key=lambda t: (t.kind != Table.Kind.RANKED, -t.pk))
-    tables = tables[:limit]
-    ids = [table.pk for table in tables]
-    seats: dict[int, list[Any]] = {}
-    for seat in Seat.objects.filter(table_id__in=ids).select_related("user").order_by("number"):
-        seats.setdefault(seat.table_id, []).append(seat)
-    watchers = dict(
-        live_presence()
-        .filter(table_id__in=ids, seat__isnull=True)
-        .values("table_id")
-        .annotate(n=Count("pk"))
-        .values_list("table_id", "n")
-    )
-    result = []
-    for table in tables:
-        mode = RANKED_MODES.get(table.mode)
-        result.append(
-            LiveTable(
-                table_id=table.pk,
-                kind=table.kind,
-                label=str(mode.label) if mode else str(table.get_kind_display()),
-                players=[seat_label(seat) for seat in seats.get(table.pk, [])],
-                spectators=watchers.get(table.pk, 0),
-                started_at=getattr(getattr(table, "game", None), "started_at", None),
-            )
-        )
-    return result
-
-
-def pending_invitations(user: AbstractBaseUser) -> QuerySet[Any]:
-    """Invitations to private tables that still wait for players."""
-    from accounts.models import Invitation
-    from games.models import Table
-
-    return (
-        Invitation.objects.filter(to_user=user, table__status=Table.Status.WAITING)
-        .select_related("from_user", "table")
-        .order_by("-created_at")
-    )

@@ -10,4 +10,5 @@ urlpatterns = [
     path("play/computer/", views.play_computer, name="play_computer"),
     path("table/<int:table_id>/", views.table, name="table"),
     path("table/<int:table_id>/rematch/", views.rematch, name="rematch"),
+    path("table/<int:table_id>/claim/", views.claim_win, name="claim_win"),
 ]

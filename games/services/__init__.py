@@ -1,4 +1,4 @@
-"""The only code that writes games (STYLE.md). Other apps call these:
+"""The only code that writes games (docs/architecture.md). Other apps call these:
 
 - ``create_table(*, kind, rules, preset, seats, public, created_by=None, mode="", start=True)``
   with ``SeatSpec(user=..., guest_key=..., level=..., name=...)`` per seat;

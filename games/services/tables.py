@@ -6,7 +6,6 @@ here, by matchmaking and by private tables. Keep its signature stable.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,6 +18,7 @@ from games import selectors
 from games.ai import LEVELS
 from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for
 from games.engine.verify import salted_seed
+from games.fairness import new_seed
 from games.models import Game, Seat, Table
 
 from . import broadcast
@@ -48,11 +48,6 @@ class SeatSpec:
     @property
     def is_open(self) -> bool:
         return self.user is None and not self.guest_key and not self.level
-
-
-def new_seed() -> str:
-    """A fresh private seed: 128 random bits from the system's CSPRNG."""
-    return secrets.token_hex(16)
 
 
 def create_table(
