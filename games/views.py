@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
-from games.forms import PlayComputerForm, preset_limits
+from games.forms import LEVEL_LABELS, PlayComputerForm, preset_limits, variant_info
 from games.models import Table
+from games.quick import quick_starts
 from games.services import timers
 from games.variants import rules_url_for
 
@@ -27,11 +28,22 @@ def last_settings(request: HttpRequest) -> dict[str, Any]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", _home_context(PlayComputerForm(initial=last_settings(request))))
+    form = PlayComputerForm(initial=last_settings(request))
+    return render(request, "games/home.html", _home_context(request, form))
 
 
-def _home_context(form: PlayComputerForm) -> dict[str, Any]:
-    return {"play_form": form, "preset_limits": preset_limits()}
+def _home_context(request: HttpRequest, form: PlayComputerForm) -> dict[str, Any]:
+    level = last_settings(request).get("level")
+    level = level if level in LEVEL_LABELS else "medium"
+    info = variant_info()
+    return {
+        "play_form": form,
+        "preset_limits": preset_limits(),
+        "variant_info": info,
+        "variant_now": info.get(str(form["preset"].value()), info["classic-draw"]),
+        "quick_starts": quick_starts(level),
+        "quick_level": LEVEL_LABELS[level],
+    }
 
 
 def guest_key(request: HttpRequest) -> str:
@@ -52,7 +64,7 @@ def guest_key(request: HttpRequest) -> str:
 def play_computer(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/home.html", _home_context(form), status=400)
+        return render(request, "games/home.html", _home_context(request, form), status=400)
     data = form.cleaned_data
     settings = {key: data[key] for key in COMPUTER_SETTINGS}
     table = _computer_table(request, settings)

@@ -263,3 +263,62 @@ def test_after_a_ranked_game_the_page_offers_the_queue_not_the_computer(client: 
     assert "#play-computer" not in panel
     assert 'href="/ranked/?queue=duel-block" data-back-to-queue' in panel
     assert client.post(f"/table/{table.pk}/rematch/").status_code == 404
+
+
+# ---------------------------------------------------------------- quick starts
+
+
+QUICK = ("duel-block", "duel-draw", "three", "four", "pairs")
+
+
+def quick_form(html: str, key: str) -> dict[str, str]:
+    import re
+
+    button = html.index(f'data-quick-start="{key}"')
+    form = html[html.rindex("<form", 0, button) : button]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken")
+    return fields
+
+
+def test_the_home_page_offers_one_tap_games_and_a_custom_one(client: Client) -> None:
+    html = client.get("/").content.decode()
+    for key in (*QUICK, "custom"):
+        assert f'data-quick-start="{key}"' in html
+    assert quick_form(html, "duel-block") == {"preset": "duel-block", "players": "2", "target": "0", "level": "medium"}
+    assert quick_form(html, "pairs") == {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "medium"}
+    assert 'href="/rules/#variant-duel-block" data-quick-rules="duel-block"' in html
+    assert 'href="/rules/#variant-arena" data-quick-rules="three"' in html
+    # The quick starts come before the custom form.
+    assert html.index('data-quick-start="duel-block"') < html.index('id="play-computer-form"')
+
+
+@pytest.mark.parametrize("key", QUICK)
+def test_each_quick_start_starts_its_game_at_once(client: Client, key: str) -> None:
+    from games.modes import RANKED_MODES
+
+    html = client.get("/").content.decode()
+    response = client.post("/play/computer/", quick_form(html, key))
+    table = Table.objects.get()
+    assert response["Location"] == f"/table/{table.pk}/"
+    mode = RANKED_MODES[key]
+    assert table.status == Table.Status.PLAYING
+    assert table.game.preset == mode.preset
+    assert table.game.rules["players"] == mode.players
+    assert bool(table.game.rules.get("teams")) == mode.teams
+
+
+def test_quick_starts_use_the_last_level(client: Client) -> None:
+    client.post("/play/computer/", {**FORM, "level": "hard"})
+    html = client.get("/").content.decode()
+    assert quick_form(html, "three")["level"] == "hard"
+
+
+def test_the_variant_choice_is_explained_in_one_line_with_its_rules(client: Client) -> None:
+    html = client.get("/").content.decode()
+    line = html[html.index("data-variant-summary") :]
+    line = line[: line.index("</p>")]
+    assert "boneyard to draw from" in line
+    assert 'href="/rules/#variant-classic-draw"' in line
+    info = html[html.index('id="variant-info"') :]
+    assert '"duel-block": {"summary": "A one-on-one block game' in info

@@ -3,6 +3,8 @@
 // again). Each such form carries `data-rules-form`; the data is #preset-limits,
 // from games.forms.preset_limits(): {preset: {players: [..], pairs: bool, targets: [..]}}.
 const limits = JSON.parse(document.getElementById("preset-limits").textContent);
+const infoScript = document.getElementById("variant-info"); // {preset: {summary, url}} (home form only)
+const info = infoScript ? JSON.parse(infoScript.textContent) : {};
 
 // (Not the hidden attribute: the site's label styles set display.)
 function show(element, visible) {
@@ -41,6 +43,13 @@ function setUp(form) {
     keepAllowed("players", pairs ? [4] : limit.players);
     if (pairs) radios("players").find((input) => input.value === "4").checked = true;
     keepAllowed("target", limit.targets);
+    // The chosen variant in one line, with its section of the rules guide.
+    const summary = form.querySelector("[data-variant-summary]");
+    const about = info[form.elements.preset.value];
+    if (summary && about) {
+      summary.querySelector("span").textContent = about.summary;
+      summary.querySelector("a").href = about.url;
+    }
   }
 
   form.addEventListener("change", update);
