@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -112,3 +112,20 @@ def remove_friend(request: HttpRequest, user_id: int) -> HttpResponse:
     if services.remove_friend(user=request.user, other_id=user_id):
         messages.success(request, _("Removed."))
     return _back(request)
+
+
+def table_ratings(request: HttpRequest, table_id: int) -> JsonResponse:
+    """``/table/<id>/ratings.json``: the rating changes of a rated game, for
+    the game-over panel of a page opened after the game (the table's sockets
+    got them as a ``ratings`` frame). ``{"changes": []}`` until it is rated."""
+    from accounts.models import RatedGame
+    from games.models import Table
+
+    table = get_object_or_404(Table, pk=table_id)
+    if not table.public and not (
+        request.user.is_authenticated and table.seats.filter(user=request.user).exists()
+    ):
+        raise Http404("private table")
+    record = RatedGame.objects.filter(game__table=table).first()
+    changes = services.rating_changes(record) if record is not None else []
+    return JsonResponse({"mode": record.mode if record else table.mode, "changes": changes})

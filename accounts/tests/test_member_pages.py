@@ -189,3 +189,16 @@ def test_a_table_nobody_plays_any_more_leaves_the_live_list(client: Client, sett
     assert f'data-live-table="{still_there.pk}"' in html
     assert f'data-live-table="{left.pk}"' not in html
     assert f'data-live-table="{watched_only.pk}"' not in html
+
+
+def test_ratings_json_gives_each_seat_its_new_rating(client: Client, make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = ranked_table([alice, bob])
+    game = play_out(table, seed=4)
+    services.rate_finished_game(game_id=game.pk)
+    data = client.get(f"/table/{table.pk}/ratings.json").json()
+    assert data["mode"] == "duel-block"
+    assert [change["seat"] for change in data["changes"]] == [0, 1]
+    for change in data["changes"]:
+        assert abs(change["after"] - change["before"] - change["delta"]) <= 1
+    assert {change["user"] for change in data["changes"]} == {"alice", "bob"}

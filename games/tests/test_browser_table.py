@@ -634,3 +634,31 @@ def test_rematch_and_new_game_after_a_game_against_the_computer(
     assert form.locator('[name="target"][value="50"]').is_checked()
     assert form.locator('[name="level"][value="hard"]').is_checked()
     assert errors == []
+
+
+@pytest.mark.parametrize(("locale", "mine"), [("en-GB", "Your rating 1527 (+15)"), ("fr-FR", "Votre classement 1527 (+15)")])
+def test_the_game_over_panel_shows_the_new_ratings(new_context, site_server, locale: str, mine: str) -> None:
+    table = both_ends_table()
+    config = {**scripted_config(2), "ranked": True}
+    page, errors = open_scripted(new_context, site_server, table, config, locale=locale)
+    asked: list[str] = []  # not rated yet when the game ends: the frame brings the ratings
+    page.route(
+        "**/table/1/ratings.json",
+        lambda route: (asked.append(route.request.url), route.fulfill(json={"mode": "duel-block", "changes": []})),
+    )
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    assert page.locator("[data-rating-change]").is_hidden()
+    changes = [
+        {"seat": 0, "user": "ada", "before": 1512, "after": 1527, "delta": 15, "provisional": False, "outcome": "win"},
+        {"seat": 1, "user": "bob", "before": 1500, "after": 1492, "delta": -8, "provisional": False, "outcome": "loss"},
+    ]
+    table.send({"type": "ratings", "mode": "duel-block", "changes": changes})
+    panel = page.locator("[data-rating-change]")
+    panel.wait_for()
+    assert panel.locator("li.is-me").inner_text() == mine
+    assert panel.locator('[data-rating-seat="1"] [data-rating-delta]').inner_text() == "(\u22128)"
+    screenshot(page, f"table-ratings-{locale}.png")
+    assert len(asked) == 1
+    assert errors == []

@@ -322,3 +322,12 @@ def test_the_variant_choice_is_explained_in_one_line_with_its_rules(client: Clie
     assert 'href="/rules/#variant-classic-draw"' in line
     info = html[html.index('id="variant-info"') :]
     assert '"duel-block": {"summary": "A one-on-one block game' in info
+
+
+def test_ratings_json_is_empty_until_the_game_is_rated(client: Client) -> None:
+    table = make_table()
+    response = client.get(f"/table/{table.pk}/ratings.json")
+    assert response.status_code == 200
+    assert response.json()["changes"] == []
+    private = make_table(public=False)
+    assert client.get(f"/table/{private.pk}/ratings.json").status_code == 404

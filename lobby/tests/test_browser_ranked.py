@@ -87,6 +87,13 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
     assert watcher.locator("#hand [data-tile]").count() == 0
     assert watcher.locator("[data-back-to-queue], [data-rematch]").count() == 0
 
+    # The panel shows each player's new rating and its change (the ratings frame).
+    for page in pages:
+        page.wait_for_selector("[data-rating-change] [data-rating-delta]", timeout=15_000)
+        mine = page.locator("[data-rating-change] li.is-me")
+        assert mine.count() == 1
+        assert re.search(r"\d{3,4}\?? \((\+|\u2212)\d+\)|\d{3,4}\?? \(\u00b10\)", mine.inner_text()), mine.inner_text()
+
     # "Back to the queue" (not the computer's form) joins the same mode's queue in one tap.
     assert pages[1].locator("[data-rematch]").count() == 0
     with pages[1].expect_navigation():

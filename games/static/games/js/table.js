@@ -49,12 +49,30 @@ function onState(frame) {
     app.nextRoundSent = false;
   }
   if (!app.view || !app.view.game_over) app.gameFrame = null;
+  else fetchRatings();
   const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
   renderHint();
   if (turnStarted) announce(gettext("Your turn."));
   app.fresh = null;
   app.freshDraw = null;
+}
+
+/** A ranked game already over when the page opened: its new ratings (the
+ * `ratings` frame went to the sockets open at the end). */
+function fetchRatings() {
+  const url = els.gameOver.querySelector("[data-ratings-url]")?.dataset.ratingsUrl;
+  if (!url || app.ratings || app.ratingsAsked) return;
+  app.ratingsAsked = true;
+  fetch(url, { headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((data) => {
+      if (data && data.changes && data.changes.length && !app.ratings) {
+        app.ratings = data.changes;
+        render();
+      }
+    })
+    .catch(() => {});
 }
 
 function onEvent(frame) {
@@ -95,6 +113,10 @@ function onMessage(frame) {
       break;
     case "hint":
       hintAnswered(frame);
+      break;
+    case "ratings":
+      app.ratings = frame.changes || [];
+      render();
       break;
     case "error":
       hintRefused();

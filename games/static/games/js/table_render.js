@@ -283,11 +283,35 @@ export function renderPanels(view) {
     $("game-over-result").textContent = parts.join(" ");
     $("game-over-hands").replaceChildren(...handsBlock(round.hands));
     $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
+    renderRatings();
     els.gameOver.classList.toggle("panel--collapsed", app.panelCollapsed);
     const toggle = els.gameOver.querySelector('[data-action="toggle-panel"]');
     toggle.textContent = app.panelCollapsed ? gettext("Show the results") : gettext("Hide the results");
     toggle.setAttribute("aria-expanded", String(!app.panelCollapsed));
   }
+}
+
+/** "+15", "−8", "±0": a rating change. */
+export function signed(delta) {
+  if (delta > 0) return `+${delta}`;
+  if (delta < 0) return `\u2212${Math.abs(delta)}`;
+  return "\u00b10";
+}
+
+/** The new ratings after a ranked game (a `ratings` frame, or ratings.json). */
+function renderRatings() {
+  const box = $("game-over-ratings");
+  const changes = app.ratings || [];
+  box.hidden = !changes.length;
+  if (!changes.length) return;
+  const rows = changes.map((change) => el("li", {
+    "data-rating-seat": change.seat, class: isMe(change.seat) ? "is-me" : null,
+  }, el("span", { text: isMe(change.seat) ? gettext("Your rating") : nameOf(change.seat) }), " ",
+  el("strong", { "data-rating-after": change.after, text: `${change.after}${change.provisional ? "?" : ""}` }), " ",
+  el("span", {
+    "data-rating-delta": change.delta, class: change.delta >= 0 ? "delta-up" : "delta-down", text: `(${signed(change.delta)})`,
+  })));
+  box.replaceChildren(el("h3", { text: gettext("New ratings") }), el("ul", {}, ...rows));
 }
 
 /** Count down the turn timers drawn by playerCard (m:ss, from the server's deadline). */

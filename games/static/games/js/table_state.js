@@ -30,6 +30,8 @@ export const app = {
   freshDraw: null, // key of the tile just drawn into the hand
   roundFrame: null,
   gameFrame: null,
+  ratings: null, // rating changes after a ranked game ([{seat, before, after, delta, provisional}])
+  ratingsAsked: false,
   nextRoundSent: false,
   panelCollapsed: false,
   socket: null,
