@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
@@ -102,17 +102,27 @@ def computer_settings(table: Table) -> dict[str, Any] | None:
 
 @require_POST
 def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Rematch: the same seats and settings, a new deal. Against the computer
-    the new game starts at once; a ranked table goes to the lobby's rematch
-    offer (accounts)."""
+    """Ask for a rematch (games.services.rematch): the same seats and settings,
+    a new deal, once every person seated asked; against the computer alone, at
+    once. A page's script asks with ``Accept: application/json``."""
     table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
     seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
+    if seat is None:
+        raise Http404("not a seat of yours")
+    wants_json = request.headers.get("accept", "").startswith("application/json")
+    try:
+        result = services.offer_rematch(table_id=table.pk, seat=seat)
+    except services.GameError as error:
+        if wants_json:
+            return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+        return HttpResponse(error.message, status=409)
     settings = computer_settings(table)
-    if seat is None or settings is None:
-        raise Http404("not a computer table of yours")
-    if table.status != Table.Status.FINISHED:
-        return HttpResponse(_("The game is not over yet."), status=409)
-    return redirect("games:table", table_id=_computer_table(request, settings).pk)
+    if settings is not None:
+        request.session[LAST_SETTINGS] = settings
+    url = f"/table/{result.table.pk}/" if result.table is not None else None
+    if wants_json:
+        return JsonResponse({"ok": True, "url": url, "seats": result.asked, "waiting": result.waiting})
+    return redirect(url or reverse("games:table", args=[table.pk]))
 
 
 def table_config(table: Table, seat: int | None) -> dict[str, Any]:
@@ -132,6 +142,7 @@ def table_config(table: Table, seat: int | None) -> dict[str, Any]:
         "status": table.status,
         "commitment": game.commitment,
         "mode": table.mode,
+        "rematch": services.rematch_state(table) if table.status == Table.Status.FINISHED else None,
     }
 
 

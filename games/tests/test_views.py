@@ -262,7 +262,51 @@ def test_after_a_ranked_game_the_page_offers_the_queue_not_the_computer(client: 
     panel = html[html.index('id="game-over"') :]
     assert "#play-computer" not in panel
     assert 'href="/ranked/?queue=duel-block" data-back-to-queue' in panel
-    assert client.post(f"/table/{table.pk}/rematch/").status_code == 404
+    assert "data-rematch" in panel
+
+
+def test_a_ranked_rematch_starts_when_both_players_asked(client: Client) -> None:
+    from games.tests.helpers import ranked_table
+
+    alice, bob = UserFactory(), UserFactory()
+    table = ranked_table([alice, bob])
+    services.resign(game_id=table.game.pk, seat=1)
+    client.force_login(alice)
+    json_headers = {"accept": "application/json"}
+    answer = client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json()
+    assert answer == {"ok": True, "url": None, "seats": [0], "waiting": [1]}
+    assert client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json() == answer  # twice: the same
+    assert Table.objects.count() == 1
+    assert config_of(client.get(f"/table/{table.pk}/"))["rematch"]["waiting"] == [1]
+    other = Client()
+    other.force_login(bob)
+    response = other.post(f"/table/{table.pk}/rematch/")
+    again = Table.objects.get(rematch_of=table)
+    assert response["Location"] == f"/table/{again.pk}/"
+    assert again.kind == Table.Kind.RANKED
+    assert again.mode == "duel-block"
+    assert again.status == Table.Status.PLAYING
+    assert [s.user for s in again.seats.order_by("number")] == [alice, bob]
+    # The first to ask finds the new table too (its page gets a rematch frame).
+    assert client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json()["url"] == f"/table/{again.pk}/"
+    assert config_of(client.get(f"/table/{table.pk}/"))["rematch"]["url"] == f"/table/{again.pk}/"
+    assert Table.objects.count() == 2
+
+
+def test_no_ranked_rematch_while_a_player_is_in_another_ranked_game(client: Client) -> None:
+    from games.tests.helpers import ranked_table
+
+    alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
+    table = ranked_table([alice, bob])
+    services.resign(game_id=table.game.pk, seat=1)
+    ranked_table([bob, carol])
+    client.force_login(alice)
+    client.post(f"/table/{table.pk}/rematch/")
+    client.force_login(bob)
+    response = client.post(f"/table/{table.pk}/rematch/", headers={"accept": "application/json"})
+    assert response.status_code == 409
+    assert response.json()["code"] == "not_allowed"
+    assert not Table.objects.filter(rematch_of=table).exists()
 
 
 # ---------------------------------------------------------------- quick starts

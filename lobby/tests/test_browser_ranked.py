@@ -95,13 +95,33 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
         assert re.search(r"\d{3,4}\?? \((\+|\u2212)\d+\)|\d{3,4}\?? \(\u00b10\)", mine.inner_text()), mine.inner_text()
 
     # "Back to the queue" (not the computer's form) joins the same mode's queue in one tap.
-    assert pages[1].locator("[data-rematch]").count() == 0
+    table_url = pages[1].url
     with pages[1].expect_navigation():
         pages[1].click("[data-back-to-queue]")
     pages[1].wait_for_selector('[data-mode="duel-block"][data-queued]')
     assert pages[1].url == base + "/ranked/"
     pages[1].click('[data-mode="duel-block"] [data-leave]')
     pages[1].wait_for_function("document.querySelector('[data-lobby]').dataset.state === 'idle'")
+
+    # Rematch: one asks, the other sees the offer and accepts; both go to the new table.
+    pages[1].goto(table_url)
+    pages[1].wait_for_selector("[data-game-over]")
+    pages[0].click("[data-rematch]")
+    status = pages[0].locator("[data-rematch-status]")
+    status.wait_for()
+    assert names[1] in status.inner_text()
+    assert pages[0].locator("[data-rematch]").is_disabled()
+    pages[1].wait_for_function("document.querySelector('[data-rematch]').textContent === 'Accepter la revanche'")
+    assert names[0] in pages[1].locator("[data-rematch-status]").inner_text()
+    pages[1].click("[data-rematch]")
+    rematch_ids = set()
+    for page in pages:
+        page.wait_for_url(lambda url: re.search(r"/table/(\d+)/$", url) and f"/table/{table_id}/" not in url)
+        rematch_ids.add(re.search(r"/table/(\d+)/$", page.url).group(1))
+        page.wait_for_selector("#line [data-line-tile]")
+    assert len(rematch_ids) == 1
+    watcher.locator("[data-watch-rematch]").wait_for()
+    assert watcher.locator("[data-watch-rematch]").get_attribute("href") == f"/table/{rematch_ids.pop()}/"
 
     # New ratings on the profiles, and the replay of the game.
     shown = []

@@ -114,6 +114,12 @@ function onMessage(frame) {
     case "hint":
       hintAnswered(frame);
       break;
+    case "rematch":
+      app.rematch = frame;
+      // Everyone asked: those who asked go to the new table together.
+      if (frame.url && app.seat !== null && (frame.seats || []).includes(app.seat)) window.location.assign(frame.url);
+      else render();
+      break;
     case "ratings":
       app.ratings = frame.changes || [];
       render();
@@ -281,6 +287,28 @@ els.resign.addEventListener("click", () => {
 els.gameOver.querySelector('[data-action="toggle-panel"]').addEventListener("click", () => {
   app.panelCollapsed = !app.panelCollapsed;
   render();
+});
+// Rematch without leaving the page: the server answers with the new table,
+// or with who is still awaited (the others see a `rematch` frame).
+els.gameOver.querySelector("[data-rematch-form]")?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  form.querySelector("[data-rematch]").disabled = true;
+  fetch(form.action, { method: "POST", body: new FormData(form), headers: { Accept: "application/json" } })
+    .then((response) => response.json())
+    .then((answer) => {
+      if (answer.ok && answer.url) {
+        window.location.assign(answer.url);
+        return;
+      }
+      if (answer.ok) app.rematch = { seats: answer.seats, waiting: answer.waiting, url: null };
+      else toast(answer.message || gettext("Something went wrong."));
+      render();
+    })
+    .catch(() => {
+      toast(gettext("Not connected: try again."));
+      render();
+    });
 });
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && app.selected) {

@@ -284,10 +284,43 @@ export function renderPanels(view) {
     $("game-over-hands").replaceChildren(...handsBlock(round.hands));
     $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
     renderRatings();
+    renderRematch();
     els.gameOver.classList.toggle("panel--collapsed", app.panelCollapsed);
     const toggle = els.gameOver.querySelector('[data-action="toggle-panel"]');
     toggle.textContent = app.panelCollapsed ? gettext("Show the results") : gettext("Hide the results");
     toggle.setAttribute("aria-expanded", String(!app.panelCollapsed));
+  }
+}
+
+/** Who asked for a rematch, who is awaited; the button says what a tap does. */
+function renderRematch() {
+  const status = $("rematch-status");
+  const button = els.gameOver.querySelector("[data-rematch]");
+  const rematch = app.rematch;
+  const names = (seats) => seats.map(nameOf).join(", ");
+  if (button) {
+    button.textContent = gettext("Rematch");
+    button.disabled = false;
+  }
+  if (!rematch || !rematch.seats || !rematch.seats.length) {
+    status.hidden = true;
+    return;
+  }
+  status.hidden = false;
+  const mine = app.seat !== null && rematch.seats.includes(app.seat);
+  if (rematch.url) {
+    status.replaceChildren(el("a", { href: rematch.url, "data-watch-rematch": true, text: gettext("Go to the rematch") }));
+    return;
+  }
+  if (mine) {
+    status.textContent = format(gettext("Rematch asked: waiting for %(names)s."), { names: names(rematch.waiting || []) });
+    if (button) button.disabled = true;
+  } else {
+    status.textContent = format(
+      ngettext("%(names)s asks for a rematch.", "%(names)s ask for a rematch.", rematch.seats.length),
+      { names: names(rematch.seats) },
+    );
+    if (button) button.textContent = gettext("Accept the rematch");
   }
 }
 

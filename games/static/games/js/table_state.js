@@ -30,6 +30,7 @@ export const app = {
   freshDraw: null, // key of the tile just drawn into the hand
   roundFrame: null,
   gameFrame: null,
+  rematch: config.rematch || null, // {seats: asked, waiting, url}: a rematch asked for after the game
   ratings: null, // rating changes after a ranked game ([{seat, before, after, delta, provisional}])
   ratingsAsked: false,
   nextRoundSent: false,
