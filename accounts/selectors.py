@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from accounts import ratings
@@ -29,7 +29,7 @@ class ModeRating(RatingFigures):
     losses: int
 
 
-def ratings_of(user: AbstractBaseUser) -> list[ModeRating]:
+def ratings_of(user: User) -> list[ModeRating]:
     """The member's rating in every ranked mode, in mode order."""
     rows = {row.mode: row for row in Rating.objects.filter(user=user)}
     result = []
@@ -42,7 +42,7 @@ def ratings_of(user: AbstractBaseUser) -> list[ModeRating]:
     return result
 
 
-def display_rating_of(user: AbstractBaseUser, mode: str) -> float:
+def display_rating_of(user: User, mode: str) -> float:
     row = Rating.objects.filter(user=user, mode=mode).only("mu").first()
     return float(ratings.display_rating(row.mu if row else ratings.MU))
 
@@ -57,7 +57,7 @@ def leaderboard(mode: str, *, limit: int = 100) -> QuerySet[Rating]:
     )
 
 
-def friends_of(user: AbstractBaseUser) -> list[AbstractBaseUser]:
+def friends_of(user: User) -> list[User]:
     """Accepted friends, by username."""
     pairs = Friendship.objects.filter(Q(from_user=user) | Q(to_user=user), accepted=True).values_list(
         "from_user_id", "to_user_id"
@@ -66,21 +66,21 @@ def friends_of(user: AbstractBaseUser) -> list[AbstractBaseUser]:
     return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
 
 
-def incoming_requests(user: AbstractBaseUser) -> QuerySet[Friendship]:
+def incoming_requests(user: User) -> QuerySet[Friendship]:
     return Friendship.objects.filter(to_user=user, accepted=False).select_related("from_user")
 
 
-def outgoing_requests(user: AbstractBaseUser) -> QuerySet[Friendship]:
+def outgoing_requests(user: User) -> QuerySet[Friendship]:
     return Friendship.objects.filter(from_user=user, accepted=False).select_related("to_user")
 
 
-def friendship_between(user: AbstractBaseUser, other: AbstractBaseUser) -> Friendship | None:
+def friendship_between(user: User, other: User) -> Friendship | None:
     return Friendship.objects.filter(
         Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
     ).first()
 
 
-def are_friends(user: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+def are_friends(user: User, other: User) -> bool:
     friendship = friendship_between(user, other)
     return bool(friendship and friendship.accepted)
 
@@ -97,7 +97,7 @@ class GameLine:
     delta: int | None  # rating change, ranked games only
 
 
-def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
+def recent_games(user: User, *, limit: int = 15) -> list[GameLine]:
     """The member's last finished games, newest first, with the rating change
     of ranked ones."""
     seats = list(
@@ -131,7 +131,7 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
                 label=str(mode.label) if mode else str(table.get_kind_display()),
                 opponents=[
                     {
-                        "username": other.user.get_username() if other.user_id else "",
+                        "username": other.user.get_username() if other.user is not None else "",
                         "label": names[other.number],
                     }
                     for other in sorted(others.get(table.pk, []), key=lambda s: s.number)

@@ -6,7 +6,7 @@ import logging
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -27,19 +27,19 @@ class FriendshipError(ValueError):
     """A friend request that cannot be made or answered (message for the user)."""
 
 
-def ensure_profile(*, user: AbstractBaseUser) -> Profile:
+def ensure_profile(*, user: User) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def get_or_create_rating(*, user: AbstractBaseUser, mode: str) -> Rating:
+def get_or_create_rating(*, user: User, mode: str) -> Rating:
     if mode not in RANKED_MODES:
         raise ValueError(f"unknown ranked mode {mode!r}")
     rating, _created = Rating.objects.get_or_create(user=user, mode=mode)
     return rating
 
 
-def send_friend_request(*, from_user: AbstractBaseUser, to_username: str) -> Friendship:
+def send_friend_request(*, from_user: User, to_username: str) -> Friendship:
     """Ask ``to_username`` to be friends. If they had already asked, the two
     become friends at once."""
     to_user = get_user_model().objects.filter(username__iexact=to_username.strip()).first()
@@ -72,7 +72,7 @@ def _accept(friendship: Friendship) -> Friendship:
     return friendship
 
 
-def accept_friend_request(*, user: AbstractBaseUser, friendship_id: int) -> Friendship:
+def accept_friend_request(*, user: User, friendship_id: int) -> Friendship:
     """Accept a request made to ``user``."""
     with transaction.atomic():
         friendship = Friendship.objects.select_for_update().filter(pk=friendship_id, to_user=user).first()
@@ -83,7 +83,7 @@ def accept_friend_request(*, user: AbstractBaseUser, friendship_id: int) -> Frie
         return _accept(friendship)
 
 
-def remove_friend(*, user: AbstractBaseUser, other_id: int) -> bool:
+def remove_friend(*, user: User, other_id: int) -> bool:
     """End a friendship, decline a request, or cancel one's own request.
     Returns whether something was removed."""
     deleted, _details = Friendship.objects.filter(
@@ -109,20 +109,20 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         if table.kind != Table.Kind.RANKED or table.status != Table.Status.FINISHED or mode is None:
             return None
         seats = list(table.seats.order_by("number"))
-        if len(seats) < 2 or any(seat.user_id is None for seat in seats):
+        user_ids = [seat.user_id for seat in seats]
+        if len(seats) < 2 or None in user_ids:
             return None
+        members_of = {seat.number: int(seat.user_id or 0) for seat in seats}
         try:
             with transaction.atomic():
                 record = RatedGame.objects.create(game=game, mode=mode.key)
         except IntegrityError:
             return None  # rated already (the end announced twice)
-        for seat in seats:
-            Rating.objects.get_or_create(user_id=seat.user_id, mode=mode.key)
+        for user_id in members_of.values():
+            Rating.objects.get_or_create(user_id=user_id, mode=mode.key)
         rows = {
             row.user_id: row
-            for row in Rating.objects.select_for_update().filter(
-                mode=mode.key, user_id__in=[seat.user_id for seat in seats]
-            )
+            for row in Rating.objects.select_for_update().filter(mode=mode.key, user_id__in=members_of.values())
         }
         teams = bool(game.rules.get("teams"))
         sides = 2 if teams else len(seats)
@@ -140,7 +140,7 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
             last += [side_of[seat] for seat in left if side_of[seat] not in last]
         winner = result.get("winner")
         ranks = ratings.ranks_from_scores(result["scores"], winner=winner, last=last)
-        by_seat = {seat.number: rows[seat.user_id] for seat in seats}
+        by_seat = {number: rows[user_id] for number, user_id in members_of.items()}
         new = ratings.rate_match([[by_seat[n].skill for n in side] for side in members], ranks)
         drawn = winner is None and not last
         for side, numbers in enumerate(members):

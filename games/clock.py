@@ -58,7 +58,8 @@ def next_round_time() -> timedelta:
 
 def connected_seats(table_id: int) -> set[int]:
     """Seats with at least one open table socket (games.models.Presence)."""
-    return set(live_presence().filter(table_id=table_id, seat__isnull=False).values_list("seat", flat=True))
+    seats = live_presence().filter(table_id=table_id, seat__isnull=False).values_list("seat", flat=True)
+    return {seat for seat in seats if seat is not None}
 
 
 def human_seats(table_id: int) -> list[Seat]:

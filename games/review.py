@@ -27,6 +27,7 @@ from games import selectors
 from games.analysis import analyse, canonical, distinct_plays, play_key
 from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
 from games.engine.verify import computer_seed
+from games.fairness import is_published
 from games.models import Game, GameReview, Move, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -215,8 +216,6 @@ def review_game(*, game_id: int) -> str:
     "exists" (already done), "running" (another task is on it), "not_finished"
     or "no_game". Idempotent: a repeated, redelivered or concurrent task
     leaves one row with the same content and does not compute it twice."""
-    from games.fairness import is_published
-
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return "no_game"

@@ -210,7 +210,7 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
                 "name": seat_name(seat, computers),
                 "kind": seat.kind,
                 "level": seat.level or None,
-                "member": seat.user.get_username() if seat.user_id else None,
+                "member": seat.user.get_username() if seat.user is not None else None,
             }
         )
     return players

@@ -51,13 +51,13 @@ def socket_language(scope: Mapping[str, Any]) -> str:
     for part in cookie.split(";"):
         name, _sep, value = part.strip().partition("=")
         if name == settings.LANGUAGE_COOKIE_NAME and value in supported:
-            return value
+            return str(value)
     accept = headers.get(b"accept-language", b"").decode("latin-1")
     for item in accept.split(","):
         code = item.split(";")[0].strip().lower()
         for candidate in (code, code.split("-")[0]):
             if candidate in supported:
-                return candidate
+                return str(candidate)
     return str(settings.LANGUAGE_CODE)
 
 

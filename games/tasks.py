@@ -16,7 +16,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from games import dispatch, services
+from games import dispatch, review, services
 
 
 @shared_task(ignore_result=True)
@@ -43,8 +43,6 @@ def compute_ai_move(game_id: int, seq: int) -> str:
 def review_game(game_id: int) -> str:
     """Compute the post-game review of a finished game once (games.review);
     a repeated task finds it done and returns "exists"."""
-    from games import review
-
     return review.review_game(game_id=game_id)
 
 

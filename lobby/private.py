@@ -9,8 +9,7 @@ fills the seats of a table that is still waiting, under the table's row lock.
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -28,7 +27,7 @@ class SeatError(services.GameError):
 
 def create_private_table(
     *,
-    owner: Any,
+    owner: User,
     preset: str,
     players: int,
     teams: bool,
@@ -85,7 +84,7 @@ def _start_if_full(table: Table, seats: list[Seat]) -> bool:
     return True
 
 
-def take_seat(*, table_id: int, user: Any) -> Seat:
+def take_seat(*, table_id: int, user: User) -> Seat:
     """Seat ``user`` at the first open seat (or return their seat). The game
     starts when the last seat is taken."""
     with transaction.atomic():
@@ -103,7 +102,7 @@ def take_seat(*, table_id: int, user: Any) -> Seat:
         return seat
 
 
-def seat_computer(*, table_id: int, owner: Any, number: int, level: str) -> Seat:
+def seat_computer(*, table_id: int, owner: User, number: int, level: str) -> Seat:
     """The owner gives open seat ``number`` to a computer of ``level``."""
     if level not in services.LEVELS:
         raise SeatError(_("Unknown computer level."))
@@ -120,7 +119,7 @@ def seat_computer(*, table_id: int, owner: Any, number: int, level: str) -> Seat
         return seat
 
 
-def free_seat(*, table_id: int, owner: Any, number: int) -> Seat:
+def free_seat(*, table_id: int, owner: User, number: int) -> Seat:
     """The owner opens seat ``number`` again (a computer or a guest who did
     not come); their own seat stays."""
     with transaction.atomic():
@@ -138,7 +137,7 @@ def free_seat(*, table_id: int, owner: Any, number: int) -> Seat:
         return seat
 
 
-def leave_seat(*, table_id: int, user: Any) -> None:
+def leave_seat(*, table_id: int, user: User) -> None:
     """A member who joined leaves the waiting table; the owner leaving
     cancels it."""
     with transaction.atomic():

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
@@ -34,7 +34,7 @@ def counts() -> dict[str, Any]:
     return {"type": "counts", "online": members + guests + anonymous, "searching": searching}
 
 
-def queued_mode(user: AbstractBaseUser) -> str:
+def queued_mode(user: User) -> str:
     """The ranked mode the member is queued for, or ""."""
     return QueueEntry.objects.filter(user=user).values_list("mode", flat=True).first() or ""
 
@@ -115,7 +115,7 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
     return result
 
 
-def pending_invitations(user: AbstractBaseUser) -> QuerySet[Invitation]:
+def pending_invitations(user: User) -> QuerySet[Invitation]:
     """Invitations to private tables that still wait for players."""
     return (
         Invitation.objects.filter(to_user=user, table__status=Table.Status.WAITING)

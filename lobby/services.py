@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 import random
 from datetime import datetime
+from functools import partial
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -41,7 +42,7 @@ class InvitationError(ValueError):
 # --- The ranked queue -----------------------------------------------------------
 
 
-def join_queue(*, user: AbstractBaseUser, mode: str, channel_name: str = "") -> QueueEntry:
+def join_queue(*, user: User, mode: str, channel_name: str = "") -> QueueEntry:
     """Put ``user`` in the queue of ``mode`` (moving them from any other
     queue), with their current rating in that mode."""
     if mode not in RANKED_MODES:
@@ -109,7 +110,7 @@ def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Table]:
             tables.append(table)
             frame = selectors.matched_frame(table)
             user_ids = [user.pk for user in users]
-            transaction.on_commit(lambda frame=frame, user_ids=user_ids: broadcast.send_to_users(user_ids, frame))
+            transaction.on_commit(partial(broadcast.send_to_users, user_ids, frame))
     if tables:
         logger.info("matched %d %s table(s)", len(tables), mode.key)
     return tables
@@ -125,7 +126,7 @@ def broadcast_counts() -> dict[str, object]:
 # --- Invitations to private tables ---------------------------------------------
 
 
-def invite_friend(*, table: Table, from_user: AbstractBaseUser, friend_id: int) -> Invitation:
+def invite_friend(*, table: Table, from_user: User, friend_id: int) -> Invitation:
     """Invite a friend to one's waiting private table; they hear of it at once
     on their lobby socket (``{"type": "invited", ...}``) and on their friends page."""
     friend = get_user_model().objects.filter(pk=friend_id).first()

@@ -21,8 +21,11 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
+from games import clock
+from games.ai import LEVELS
 from games.engine.rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, rules_for
 from games.engine.tiles import TILES
+from games.modes import RANKED_MODES
 from games.variants import VARIANT_NAMES, VARIANT_SUMMARIES
 
 # The order the variants appear in: the presets' own order.
@@ -396,15 +399,11 @@ class RankedRow:
 
 def levels() -> tuple[Level, ...]:
     """The computer levels the AI offers, with what each does."""
-    from games.ai import LEVELS
-
     return tuple(Level(key, LEVEL_NAMES.get(key, key), LEVEL_DESCRIPTIONS.get(key, "")) for key in LEVELS)
 
 
 def ranked_rows(all_variants: tuple[Variant, ...]) -> tuple[RankedRow, ...]:
     """Every ranked mode (``games.modes.RANKED_MODES``) with its engine rules."""
-    from games.modes import RANKED_MODES
-
     by_preset = {variant.preset: variant for variant in all_variants}
     rows = []
     for mode in RANKED_MODES.values():
@@ -529,8 +528,6 @@ def duration_label(delta: timedelta) -> str:
 
 def timers() -> dict[str, str]:
     """The clock of tables with several people (``games.clock``), as durations."""
-    from games import clock
-
     return {
         "turn": duration_label(clock.turn_time()),
         "grace": duration_label(clock.grace_time()),

@@ -13,18 +13,19 @@
 Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
 """
 
+from games.ai import LEVELS
+from games.fairness import new_seed
+
 from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
 from .rematch import Rematch, offer_rematch, rematch_state
 from .tables import (
     GUEST_KEY_SESSION,
-    LEVELS,
     SeatSpec,
     adopt_guest_seats,
     create_computer_table,
     create_table,
-    new_seed,
     start_game,
 )
 

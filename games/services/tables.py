@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,7 +33,7 @@ class SeatSpec:
     name of a person (default: the username; guests and computers get
     translated names)."""
 
-    user: AbstractBaseUser | None = None
+    user: User | None = None
     guest_key: str = ""
     level: str = ""
     name: str = ""
@@ -57,7 +57,7 @@ def create_table(
     preset: str,
     seats: Sequence[SeatSpec],
     public: bool,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
     mode: str = "",
     start: bool = True,
     server_seed: str | None = None,
@@ -116,7 +116,7 @@ def create_table(
 
 def create_computer_table(
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     guest_key: str = "",
     preset: str,
     players: int,
@@ -183,7 +183,7 @@ def start_game(*, table: Table) -> Game:
 GUEST_KEY_SESSION = "guest_key"
 
 
-def adopt_guest_seats(*, guest_key: str, user: AbstractBaseUser) -> int:
+def adopt_guest_seats(*, guest_key: str, user: User) -> int:
     """Give ``user`` the seats a guest holds under ``guest_key`` (called when
     that guest logs in or signs up, so their game goes on as a member's and
     shows on their profile). A table where the member already sits keeps the

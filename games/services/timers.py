@@ -113,7 +113,8 @@ def choose_for(game: Game, state: State, seat: int) -> Action:
     legal = legal_actions(state)
     if len(legal) == 1:
         return legal[0]
-    return choose_action(view_for(state, seat), STAND_IN_LEVEL, seed=selectors.ai_seed(game, game.seq))
+    action: Action = choose_action(view_for(state, seat), STAND_IN_LEVEL, seed=selectors.ai_seed(game, game.seq))
+    return action
 
 
 def play_for(*, game_id: int, seat: int, by: str) -> int:
