@@ -662,3 +662,48 @@ def test_the_game_over_panel_shows_the_new_ratings(new_context, site_server, loc
     screenshot(page, f"table-ratings-{locale}.png")
     assert len(asked) == 1
     assert errors == []
+
+
+VISIBLE_LINE_TILES = """() => [...document.querySelectorAll('#line [data-line-tile]')].filter((tile) => {
+  const box = tile.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return hit && tile.contains(hit);
+}).length"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "mine", "why", "total"),
+    [
+        (PHONE, "fr-FR", [Tile(6, 4), Tile(0, 0)], "Personne ne peut jouer", "Vos points : 10 = 10 points."),
+        (DESKTOP, "en-GB", [Tile(6, 4), Tile(4, 0)], "You laid your last tile: domino!", "Your points: 10 = 10 points."),
+    ],
+)
+def test_round_over_explains_the_points_with_the_board_in_view(
+    new_context, site_server, viewport, locale: str, mine: list, why: str, total: str
+) -> None:
+    """Seat 1 opens 6-6 and holds 5-5: after 6-4 it can only pass. With 0-0 left
+    the round blocks (the lightest hand, 0 pips, wins); with 4-0, domino."""
+    rules = rules_for("classic-block", players=2, target=50)
+    table = ScriptedTable(new_game(rules, seed=5, hands=[mine, [Tile(6, 6), Tile(5, 5)]]))
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    page.click('#hand [data-tile="4-6"]')
+    page.click('#line [data-end="right"]')
+    what = page.wait_for_function(ACTIONABLE).json_value()
+    if what == "play":
+        page.click('#hand [data-tile="0-4"]')  # fits the 4 only: one tap lays it
+    elif what == "pass":
+        page.click('[data-action="pass"]')
+    breakdown = page.locator("#round-over [data-round-breakdown]")
+    breakdown.wait_for()
+    assert why in breakdown.locator(".panel-why").inner_text()
+    hands = breakdown.locator(".panel-hand")
+    assert hands.count() == 2
+    assert hands.nth(0).get_attribute("data-round-winner") is not None
+    assert hands.nth(1).get_attribute("data-pips") == "10"
+    assert hands.nth(1).get_attribute("data-counted") is not None
+    assert breakdown.locator("[data-round-sum]").inner_text() == total
+    assert table.state.round_result.points == 10
+    # The board stays in view beside or behind the summary.
+    assert page.evaluate(VISIBLE_LINE_TILES) >= 1
+    screenshot(page, f"table-round-breakdown-{locale}-{viewport['width']}.png")
+    assert errors == []

@@ -229,19 +229,77 @@ export function gameResultText(winner) {
   return format(gettext("%(name)s wins the game."), { name: nameOf(winner) });
 }
 
-function handsBlock(hands) {
+/** The seats whose hands the round's winner scores (games.engine.state.finish_round):
+ * every other hand, or with pairs under "opponents" the two opposing hands. */
+function countedSeats(hands, result, rules) {
+  if (result.winner === null || result.winner === undefined) return [];
+  return hands.map((_hand, seat) => seat).filter((seat) => {
+    if (rules.teams && rules.team_scoring === "opponents") return seat % 2 !== result.winner % 2;
+    return seat !== result.winner;
+  });
+}
+
+/** Why the round scored what it did: each hand and its pips, whose hand was
+ * lightest (a blocked round) or who went out, and the sum that was scored. */
+function handsBlock(hands, result) {
   if (!hands) return [];
-  return hands.map((hand, seat) => {
-    const pips = hand.reduce((sum, [a, b]) => sum + a + b, 0);
+  const rules = (app.view && app.view.rules) || {};
+  const pips = hands.map((hand) => hand.reduce((sum, [a, b]) => sum + a + b, 0));
+  const counted = result ? countedSeats(hands, result, rules) : [];
+  const rows = hands.map((hand, seat) => {
     const tiles = el("span", { class: "panel-tiles" }, ...hand.map(([a, b]) => {
       const tile = tileElement(a, b);
       delete tile.dataset.tile;
       return tile;
     }));
     if (!hand.length) tiles.append(el("em", { text: gettext("no tiles left") }));
-    return el("div", { class: "panel-hand", "data-seat": seat },
-      el("span", { class: "panel-hand-name", text: `${nameOf(seat)} (${pipsText(pips)})` }), tiles);
+    const winner = result && result.winner === seat;
+    let note = "";
+    if (winner) note = result.blocked ? gettext("lightest hand") : gettext("went out");
+    else if (counted.includes(seat)) note = gettext("counted");
+    return el("div", {
+      class: "panel-hand", "data-seat": seat, "data-pips": pips[seat],
+      "data-counted": counted.includes(seat), "data-round-winner": Boolean(winner),
+    },
+    el("span", { class: "panel-hand-name", text: nameOf(seat) }),
+    el("span", { class: "panel-hand-pips", text: pipsText(pips[seat]) }),
+    note ? el("span", { class: "badge panel-hand-note", text: note }) : null,
+    tiles);
   });
+  if (!result) return rows;
+  // The sum: "12 + 7 + 4 = 23 points", read from the hands the winner scores.
+  let sum = null;
+  if (result.winner !== null && result.winner !== undefined) {
+    const terms = counted.map((seat) => pips[seat]);
+    const total = terms.reduce((a, b) => a + b, 0);
+    if (total === result.points) {
+      const teams = Boolean(app.view && app.view.rules.teams && result.team !== null && result.team !== undefined);
+      let template = gettext("Points of %(who)s: %(sum)s = %(points)s.");
+      let who = teams ? teamName(result.team) : nameOf(result.winner);
+      if (teams && app.seat !== null) {
+        template = app.seat % 2 === result.team
+          ? gettext("Your pair's points: %(sum)s = %(points)s.") : gettext("The opponents' points: %(sum)s = %(points)s.");
+      } else if (!teams && isMe(result.winner)) template = gettext("Your points: %(sum)s = %(points)s.");
+      if (teams && app.seat === null) who = format(gettext("%(first)s and %(second)s"), pairNames(result.team));
+      sum = el("p", { class: "panel-sum", "data-round-sum": result.points }, format(template, {
+        who, sum: terms.length ? terms.join(" + ") : "0", points: pointsText(result.points),
+      }));
+    }
+  } else if (result.blocked) {
+    sum = el("p", { class: "panel-sum", text: gettext("The lightest hands tie: nobody scores.") });
+  }
+  let why = null;
+  if (result.blocked && result.winner !== null && result.winner !== undefined) {
+    const values = { name: nameOf(result.winner), pips: pipsText(pips[result.winner]) };
+    why = el("p", { class: "panel-why" }, isMe(result.winner)
+      ? format(gettext("Nobody can play: the lightest hand wins the round, yours with %(pips)s."), values)
+      : format(gettext("Nobody can play: the lightest hand wins the round, that of %(name)s with %(pips)s."), values));
+  } else if (!result.blocked && result.winner !== null && result.winner !== undefined) {
+    why = el("p", { class: "panel-why" }, isMe(result.winner)
+      ? gettext("You laid your last tile: domino!")
+      : format(gettext("%(name)s laid their last tile: domino!"), { name: nameOf(result.winner) }));
+  }
+  return [el("div", { class: "panel-breakdown", "data-round-breakdown": true }, why, ...rows, sum)];
 }
 
 function scoresBlock(scores, winner) {
@@ -260,7 +318,7 @@ export function renderPanels(view) {
     const frame = app.roundFrame;
     const result = (frame && frame.result) || view.round_result;
     $("round-over-result").textContent = result ? roundResultText(result) : "";
-    $("round-over-hands").replaceChildren(...handsBlock(frame && frame.hands));
+    $("round-over-hands").replaceChildren(...handsBlock(frame && frame.hands, result));
     $("round-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, null));
     const next = els.roundOver.querySelector('[data-action="next_round"]');
     next.hidden = app.nextRoundSent || !app.legal.some((action) => action.type === "next_round");
@@ -281,7 +339,7 @@ export function renderPanels(view) {
     } else if (reason === "agreed_draw") parts.unshift(gettext("The players agreed to a draw."));
     else if (result) parts.unshift(roundResultText(result));
     $("game-over-result").textContent = parts.join(" ");
-    $("game-over-hands").replaceChildren(...handsBlock(round.hands));
+    $("game-over-hands").replaceChildren(...handsBlock(round.hands, round.hands ? result : null));
     $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
     renderRatings();
     renderRematch();
