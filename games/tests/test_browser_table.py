@@ -707,3 +707,61 @@ def test_round_over_explains_the_points_with_the_board_in_view(
     assert page.evaluate(VISIBLE_LINE_TILES) >= 1
     screenshot(page, f"table-round-breakdown-{locale}-{viewport['width']}.png")
     assert errors == []
+
+
+def test_the_line_is_centred_bends_only_when_needed_and_is_larger_while_short(new_context, site_server) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(site_server.url + "/static/games/js/line_layout.js")
+    result = page.evaluate("""async () => {
+      const { fitLine } = await import('/static/games/js/line_layout.js');
+      const rows = (layout) => new Set(layout.tiles.map((t) => Math.round(t.y + t.h / 2))).size;
+      const centre = (layout) => {
+        const left = Math.min(...layout.tiles.map((t) => t.x)), right = Math.max(...layout.tiles.map((t) => t.x + t.w));
+        return (left + right) / 2;
+      };
+      // Five tiles all laid on the right of the opener: one straight row, centred.
+      const oneArm = [[6, 6], [6, 4], [4, 1], [1, 3], [3, 5]];
+      const a = fitLine(oneArm, { width: 374, maxHeight: 300, opener: 0, max: 30, big: 40 });
+      // Three tiles: drawn larger than the usual 30 px.
+      const b = fitLine([[6, 6], [6, 4], [4, 1]], { width: 374, maxHeight: 300, opener: 0, max: 30, big: 40 });
+      // Nine tiles on one arm: the old layout turned at the edge; now it bends only if all of it does not fit.
+      const long = [[6, 6], [6, 4], [4, 1], [1, 3], [3, 5], [5, 0], [0, 2], [2, 2], [2, 3]];
+      const c = fitLine(long, { width: 900, maxHeight: 300, opener: 0, max: 36, big: 56 });
+      return { aRows: rows(a), aCentre: centre(a), bU: b.u, cRows: rows(c), cTurns: c.tiles.filter((t) => t.turn).length };
+    }""")
+    assert result["aRows"] == 1
+    assert abs(result["aCentre"] - 187) <= 2
+    assert result["bU"] > 30
+    assert result["cRows"] == 1
+    assert result["cTurns"] == 0
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_last_tiles_are_outlined_computer_tiles_slide_in_and_the_moves_open(
+    new_context, site_server, viewport, locale: str
+) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    assert page.locator('#line [data-last-seat="1"]').get_attribute("data-line-tile") == "6-6"
+    assert page.locator('#line [data-last-seat="0"]').count() == 0
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="left"]')
+    page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+    mine = page.locator('#line [data-last-seat="0"]')
+    assert mine.get_attribute("data-line-tile") == "3-6"
+    assert "tile--last-mine" in mine.get_attribute("class")
+    theirs = [e for e in table.state.history if e.seat == 1 and e.tile is not None]
+    assert len(theirs) == 2  # it holds three 3s: it follows on the 3
+    outlined = page.locator('#line [data-last-seat="1"]')  # its new tile, slid in from its card
+    assert outlined.count() == 1
+    assert outlined.get_attribute("data-line-tile") == "{}-{}".format(*sorted(theirs[-1].tile.to_list()))
+    assert outlined.get_attribute("data-slid-from") == "1"
+    assert page.locator('#line [data-line-tile="6-6"]').get_attribute("data-last-seat") is None
+    # The move list opens on a tap and lists every move of the round.
+    moves = page.locator("[data-move-list]")
+    assert not moves.locator("ol").is_visible()
+    moves.locator("summary").click()
+    assert moves.locator("li").count() == len(table.state.history)
+    assert moves.locator("li").first.is_visible()
+    screenshot(page, f"table-mid-game-{locale}-{viewport['width']}.png")
+    assert errors == []

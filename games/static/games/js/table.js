@@ -55,6 +55,7 @@ function onState(frame) {
   renderHint();
   if (turnStarted) announce(gettext("Your turn."));
   app.fresh = null;
+  app.freshSeat = null;
   app.freshDraw = null;
 }
 
@@ -76,7 +77,10 @@ function fetchRatings() {
 }
 
 function onEvent(frame) {
-  if (frame.action === "play") app.fresh = keyOf(frame.tile);
+  if (frame.action === "play") {
+    app.fresh = keyOf(frame.tile);
+    app.freshSeat = frame.seat;
+  }
   if (frame.action === "draw" && isMe(frame.seat) && frame.tile) app.freshDraw = keyOf(frame.tile);
   if (["play", "draw", "pass"].includes(frame.action)) announce(eventText(nameOf(frame.seat), isMe(frame.seat), frame));
 }

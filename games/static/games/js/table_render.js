@@ -130,17 +130,25 @@ export function renderLine() {
   const width = els.line.clientWidth;
   if (!width) return;
   const layout = fitLine(view.line, {
-    width, maxHeight: maxLineHeight(), opener: openerIndex(view.line, view.history), max: width >= 900 ? 36 : 30,
+    width, maxHeight: maxLineHeight(), opener: openerIndex(view.line, view.history),
+    max: width >= 900 ? 36 : 30, big: width >= 900 ? 56 : 40,
   });
   els.line.style.setProperty("--u", `${layout.u}px`);
   els.line.style.height = `${layout.height}px`;
+  const lastOf = lastTiles(view.history);
   const children = layout.tiles.map((place) => {
     const tile = tileElement(place.a, place.b, { vertical: place.vertical });
     delete tile.dataset.tile; // data-tile marks hand tiles only
-    tile.dataset.lineTile = keyOf([place.a, place.b]);
+    const key = keyOf([place.a, place.b]);
+    tile.dataset.lineTile = key;
     tile.setAttribute("role", "listitem");
     tile.classList.toggle("tile--double", place.double);
-    if (app.fresh === keyOf([place.a, place.b])) tile.classList.add("tile--fresh");
+    if (key in lastOf) {
+      // Each player's latest tile stays outlined until their next move.
+      tile.dataset.lastSeat = lastOf[key];
+      tile.classList.add(isMe(lastOf[key]) ? "tile--last-mine" : "tile--last");
+    }
+    if (app.fresh === key) tile.classList.add("tile--fresh");
     Object.assign(tile.style, { left: `${place.x}px`, top: `${place.y}px`, width: `${place.w}px`, height: `${place.h}px` });
     return tile;
   });
@@ -157,6 +165,52 @@ export function renderLine() {
   }
   els.line.replaceChildren(...children);
   els.empty.hidden = view.line.length > 0;
+  slideIn();
+  renderMoves(view);
+}
+
+/** key "a-b" -> seat, for the latest tile each seat laid this round. */
+function lastTiles(history) {
+  const last = {};
+  for (const entry of history || []) {
+    if (entry.action === "play" && entry.tile) last[entry.seat] = keyOf(entry.tile);
+  }
+  return Object.fromEntries(Object.entries(last).map(([seat, key]) => [key, Number(seat)]));
+}
+
+/** The tile another player just laid slides in from their seat's card. */
+function slideIn() {
+  const seat = app.freshSeat;
+  if (app.fresh === null || seat === null || seat === undefined || isMe(seat)) return;
+  if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const tile = els.line.querySelector(`[data-line-tile="${app.fresh}"]`);
+  const card = els.players.querySelector(`.player[data-seat="${seat}"]`);
+  if (!tile || !card || !tile.animate) return;
+  const from = card.getBoundingClientRect();
+  const to = tile.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  tile.classList.remove("tile--fresh");
+  tile.dataset.slidFrom = seat;
+  tile.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
+    { duration: 450, easing: "cubic-bezier(.2, .8, .3, 1)" },
+  );
+}
+
+/** The moves of this round, in a list that opens (`[data-move-list]`). */
+function renderMoves(view) {
+  const list = $("move-list");
+  if (!list) return;
+  const history = view.history || [];
+  const items = history.map((entry) => {
+    const last = entry.action === "play"
+      ? { action: "play", tile: entry.tile, end: entry.end, opened: !entry.ends, draws: 0 }
+      : { action: entry.action, draws: entry.action === "draw" ? 1 : 0 };
+    return el("li", { "data-move-seat": entry.seat }, el("strong", { text: nameOf(entry.seat) }), ` ${lastActionText(last)}`);
+  });
+  $("move-list-items").replaceChildren(...items);
+  $("move-list-count").textContent = String(history.length);
 }
 
 // ---------------------------------------------------------------- hand

@@ -27,6 +27,7 @@ export const app = {
   selected: null, // key "a-b" of a tile that fits both ends, waiting for one
   pending: false, // a move was sent; wait for the server's answer
   fresh: null, // key of the tile just laid, drawn with a short animation
+  freshSeat: null, // the seat that laid it (another player's tile slides in from their card)
   freshDraw: null, // key of the tile just drawn into the hand
   roundFrame: null,
   gameFrame: null,
