@@ -765,3 +765,93 @@ def test_last_tiles_are_outlined_computer_tiles_slide_in_and_the_moves_open(
     assert moves.locator("li").first.is_visible()
     screenshot(page, f"table-mid-game-{locale}-{viewport['width']}.png")
     assert errors == []
+
+
+def one_end_table() -> ScriptedTable:
+    """Block duel: seat 1 opens 5-6 (no double dealt); seat 0's 2-5 fits the 5 only."""
+    rules = rules_for("classic-block", players=2, target=50)
+    return ScriptedTable(new_game(rules, seed=5, hands=[[Tile(2, 5), Tile(0, 2)], [Tile(5, 6), Tile(0, 1)]]))
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_the_destination_glows_before_the_move(new_context, site_server, viewport, locale: str) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    preview = page.locator("#line [data-preview-end]")
+    assert preview.count() == 0
+    tile = page.locator('#hand [data-tile="3-6"]')
+    if viewport is DESKTOP:
+        tile.hover()  # the mouse on the tile
+    else:
+        tile.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "button": 0})  # a finger on it
+    assert sorted(preview.nth(i).get_attribute("data-preview-end") for i in range(preview.count())) == ["left", "right"]
+    assert page.locator("#line [data-end]").count() == 0  # a preview, nothing to tap yet
+    if viewport is DESKTOP:
+        page.mouse.move(5, 5)
+    else:
+        tile.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True, "button": 0})
+    assert preview.count() == 0
+    # From the keyboard: the focused tile's destination glows too.
+    tile.focus()
+    assert preview.count() == 2
+    assert not any(frame["type"] == "play" for frame in table.received)
+    assert errors == []
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_confirm_each_move_is_remembered_and_places_on_the_glowing_end(
+    new_context, site_server, viewport, locale: str
+) -> None:
+    context = new_context(viewport=viewport, locale=locale)
+    table = one_end_table()
+    html = table_page_html(scripted_config(2), locale[:2])
+    url = site_server.url + "/scripted/table/1/"
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html))
+    page.route_web_socket("**/ws/table/1/", table.attach)
+    page.goto(url)
+    page.wait_for_selector("#table[data-my-turn]")
+    box = page.locator('[data-setting="confirm"]')
+    assert not box.is_checked()
+    box.check()
+    page.reload()  # remembered by this browser
+    page.wait_for_selector("#table[data-my-turn]")
+    assert page.locator('[data-setting="confirm"]').is_checked()
+    page.click('#hand [data-tile="2-5"]')  # fits one end: selected, not played
+    assert not any(frame["type"] == "play" for frame in table.received)
+    ends = page.locator("#line [data-end]")
+    assert ends.count() == 1
+    end = ends.first.get_attribute("data-end")
+    ends.first.click()
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [f for f in table.received if f["type"] == "play"] == [{"type": "play", "tile": [2, 5], "end": end, "seq": 0}]
+    # Off again: one tap plays a tile that fits one end.
+    page.locator('[data-setting="confirm"]').uncheck()
+    assert errors == []
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_hand_tiles_are_large_and_pass_is_where_the_thumb_is(new_context, site_server, viewport, locale: str) -> None:
+    rules = rules_for("classic-block", players=2, target=50)
+    # Seven tiles, none fits 6-6: the player must pass (seat 1 can go on with 5-6).
+    mine = [Tile(0, 0), Tile(0, 1), Tile(1, 1), Tile(1, 2), Tile(2, 2), Tile(0, 2), Tile(0, 3)]
+    theirs = [Tile(6, 6), Tile(5, 6), Tile(4, 4), Tile(3, 3), Tile(4, 5), Tile(3, 4), Tile(3, 5)]
+    table = ScriptedTable(new_game(rules, seed=5, hands=[mine, theirs]))
+    assert [type(a).__name__ for a in legal_actions(table.state)] == ["Pass"]
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    page.wait_for_selector('[data-action="pass"]:not([hidden])')
+    widths = page.evaluate("[...document.querySelectorAll('#hand [data-tile]')].map((t) => t.getBoundingClientRect().width)")
+    assert len(widths) == 7
+    assert min(widths) >= (48 if viewport is PHONE else 56), widths
+    tops = page.evaluate("new Set([...document.querySelectorAll('#hand [data-tile]')].map((t) => Math.round(t.getBoundingClientRect().top))).size")
+    assert tops == 1  # seven tiles in one row
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    button = page.locator('[data-action="pass"]').bounding_box()
+    assert button["y"] + button["height"] <= viewport["height"]
+    if viewport is PHONE:
+        assert button["y"] >= viewport["height"] * 0.7, button  # the lower part of the screen
+        assert button["height"] >= 48
+    page.click('[data-action="pass"]')
+    assert errors == []

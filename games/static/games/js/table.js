@@ -5,7 +5,9 @@
 import {
   announce, gameResultText, render, renderLine, roundResultText, setConnection, tickClocks, toast,
 } from "./table_render.js";
-import { app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf } from "./table_state.js";
+import {
+  app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, saveSetting,
+} from "./table_state.js";
 import { errorText, eventText, gettext } from "./table_texts.js";
 import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
 
@@ -43,7 +45,8 @@ function onState(frame) {
     if ("clock" in frame.table) app.clock = frame.table.clock; // the turn timer (games.clock)
   }
   app.pending = false;
-  if (app.selected && legalEnds(app.selected).length < 2) app.selected = null;
+  if (app.selected && legalEnds(app.selected).length < endsToChoose()) app.selected = null;
+  if (app.preview && !legalEnds(app.preview).length) app.preview = null;
   if (!app.view || !app.view.round_over) {
     app.roundFrame = null;
     app.nextRoundSent = false;
@@ -200,14 +203,15 @@ function onHandClick(event) {
     if (myTurn()) toast(gettext("This tile does not fit: choose another."));
     return;
   }
-  if (ends.length === 1) {
+  if (ends.length < endsToChoose()) {
     play(key, ends[0]);
     return;
   }
   app.selected = app.selected === key ? null : key;
   render();
   if (!app.selected) return;
-  announce(gettext("It fits both ends: choose the left or the right end."));
+  announce(ends.length > 1 ? gettext("It fits both ends: choose the left or the right end.")
+    : gettext("Tap the glowing end to place it."));
   // From the keyboard (no pointer position), go on to the ends.
   if (event.detail === 0) els.line.querySelector("[data-end]")?.focus();
 }
@@ -237,7 +241,11 @@ function onPointerDown(event) {
   const button = event.target.closest("[data-tile][data-playable]");
   if (!button || event.button > 0 || app.pending) return;
   app.drag = { key: button.dataset.tile, x: event.clientX, y: event.clientY, moved: false, ghost: null, button };
-  button.setPointerCapture(event.pointerId);
+  try {
+    button.setPointerCapture(event.pointerId);
+  } catch {
+    // a pointer already gone (or a synthetic event): the drag still follows the hand's events
+  }
 }
 
 function onPointerMove(event) {
@@ -268,6 +276,45 @@ function endDrag(event, drop) {
   const spot = drop ? slotAt(event.clientX, event.clientY) : null;
   if (spot) play(drag.key, spot.dataset.end);
   else renderLine();
+}
+
+// While a finger or the mouse is on a playable tile (or the keyboard focus),
+// where it would go glows on the line.
+function setPreview(key) {
+  if (app.preview === key) return;
+  app.preview = key;
+  // Not while a tile is chosen or dragged: its ends glow already (and redrawing
+  // the line would take the keyboard focus off them).
+  if (!app.selected && !(app.drag && app.drag.moved)) renderLine();
+}
+const previewKey = (event) => {
+  const tile = event.target.closest && event.target.closest("[data-tile][data-playable]");
+  return tile && myTurn() ? tile.dataset.tile : null;
+};
+els.hand.addEventListener("pointerover", (event) => {
+  if (event.pointerType === "mouse") setPreview(previewKey(event));
+});
+els.hand.addEventListener("pointerout", (event) => {
+  if (event.pointerType === "mouse" && !els.hand.contains(event.relatedTarget)) setPreview(null);
+});
+els.hand.addEventListener("pointerdown", (event) => setPreview(previewKey(event)), true);
+els.hand.addEventListener("pointerup", (event) => {
+  if (event.pointerType !== "mouse") setPreview(null);
+});
+els.hand.addEventListener("focusin", (event) => setPreview(previewKey(event)));
+els.hand.addEventListener("focusout", (event) => {
+  if (!els.hand.contains(event.relatedTarget)) setPreview(null);
+});
+
+const confirmBox = document.querySelector('[data-setting="confirm"]');
+if (confirmBox) {
+  confirmBox.checked = app.confirm;
+  confirmBox.addEventListener("change", () => {
+    app.confirm = confirmBox.checked;
+    saveSetting("confirm", app.confirm);
+    app.selected = null;
+    render();
+  });
 }
 
 els.hand.addEventListener("click", onHandClick);

@@ -4,7 +4,7 @@
 import { tileElement, tileSvg } from "../../js/tiles.js";
 import { fitLine, openerIndex } from "./line_layout.js";
 import {
-  $, app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
+  $, app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
 } from "./table_state.js";
 import {
   format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, tileText,
@@ -163,6 +163,15 @@ export function renderLine() {
     Object.assign(spot.style, { left: `${slot.x}px`, top: `${slot.y}px`, width: `${slot.w}px`, height: `${slot.h}px` });
     children.push(spot);
   }
+  // The destination of the tile under the pointer or focus, before it is played.
+  if (!key && app.preview && myTurn()) {
+    for (const end of new Set(legalEnds(app.preview))) {
+      const slot = layout.slots[end];
+      const spot = el("div", { class: "end-preview", "data-preview-end": end, "aria-hidden": "true" });
+      Object.assign(spot.style, { left: `${slot.x}px`, top: `${slot.y}px`, width: `${slot.w}px`, height: `${slot.h}px` });
+      children.push(spot);
+    }
+  }
   els.line.replaceChildren(...children);
   els.empty.hidden = view.line.length > 0;
   slideIn();
@@ -226,7 +235,7 @@ export function renderHand(view) {
     const button = el("button", {
       type: "button", class: "hand-tile", "data-tile": key, "data-playable": ends.length > 0,
       "aria-label": label, "aria-disabled": ends.length ? null : "true",
-      "aria-pressed": ends.length > 1 ? String(app.selected === key) : null,
+      "aria-pressed": ends.length >= endsToChoose() ? String(app.selected === key) : null,
     }, tileSvg(tile[0], tile[1], { vertical: true, label: tileText(tile) }));
     if (app.freshDraw === key) button.classList.add("tile--fresh");
     return button;
@@ -240,7 +249,9 @@ export function renderHand(view) {
   }
   els.hand.classList.toggle("hand--waiting", !mine);
   let hint = "";
-  if (mine && app.selected) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
+  if (mine && app.selected && legalEnds(app.selected).length > 1) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
+  else if (mine && app.selected) hint = gettext("Tap the glowing end to place it.");
+  else if (mine && app.confirm && app.legal.some((action) => action.type === "play")) hint = gettext("Tap a tile, then the glowing end where it goes.");
   else if (mine && app.legal.some((action) => action.type === "play")) hint = gettext("Tap a tile to play it, or drag it to an end.");
   else if (mine && app.legal.some((action) => action.type === "draw")) hint = gettext("No tile fits: draw one.");
   else if (mine && app.legal.some((action) => action.type === "pass")) hint = gettext("No tile fits and the boneyard is empty: pass.");
