@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from accounts import ratings
-from accounts.models import Friendship, Rating, RatingChange, RatingFigures
+from accounts.models import Friendship, Profile, Rating, RatingChange, RatingFigures
 from games.models import Seat, Table
 from games.modes import RANKED_MODES, RankedMode
 from games.selectors import seat_names
@@ -40,6 +40,12 @@ def ratings_of(user: User) -> list[ModeRating]:
         else:
             result.append(ModeRating(mode, row.mu, row.sigma, row.games, row.wins, row.draws, row.losses))
     return result
+
+
+def profile_of(user: User) -> Profile:
+    """The member's profile (every member has one from sign-up; a blank one,
+    not saved, for an account made before profiles existed)."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)
 
 
 def display_rating_of(user: User, mode: str) -> float:

@@ -27,7 +27,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "accounts/profile.html",
         {
             "member": member,
-            "profile": services.ensure_profile(user=member),
+            "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
             "recent_games": selectors.recent_games(member),
             "friendship": friendship,
