@@ -13,6 +13,7 @@ from games import selectors, services
 from games.forms import LEVEL_LABELS, PlayComputerForm, preset_limits, variant_info
 from games.models import Table
 from games.quick import quick_starts
+from games.reactions import REACTION_IDS
 from games.services import timers
 from games.variants import rules_url_for
 
@@ -142,6 +143,7 @@ def table_config(table: Table, seat: int | None) -> dict[str, Any]:
         "status": table.status,
         "commitment": game.commitment,
         "mode": table.mode,
+        "reactions": list(REACTION_IDS),
         "rematch": services.rematch_state(table) if table.status == Table.Status.FINISHED else None,
     }
 

@@ -36,6 +36,7 @@ from games.engine import (
     rules_for,
     view_for,
 )
+from games.reactions import REACTION_IDS
 from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -176,6 +177,8 @@ class ScriptedTable:
         kind = frame.get("type")
         if kind == "sync":
             self.send(self.state_frame(), *self.result_frames())
+        elif kind == "react":  # the real consumer validates it (test_consumers); here, echo it
+            self.send({"type": "reaction", "seat": self.seat, "id": frame["id"]})
         elif kind == "next_round":
             self.state = next_round(self.state)
             self.seq += 1
@@ -251,6 +254,7 @@ def scripted_config(players: int, *, seat: int = 0, teams: bool = False) -> dict
         "teams": teams,
         "ranked": False,
         "commitment": "c0ffee" * 10 + "beef",
+        "reactions": list(REACTION_IDS),
     }
 
 
@@ -854,4 +858,43 @@ def test_hand_tiles_are_large_and_pass_is_where_the_thumb_is(new_context, site_s
         assert button["y"] >= viewport["height"] * 0.7, button  # the lower part of the screen
         assert button["height"] >= 48
     page.click('[data-action="pass"]')
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "thanks"), [(PHONE, "fr-FR", "Merci !"), (DESKTOP, "en-GB", "Thanks!")]
+)
+def test_quick_reactions_with_a_remembered_mute(new_context, site_server, viewport, locale: str, thanks: str) -> None:
+    table = both_ends_table()
+    config = scripted_config(2)
+    config["players"][1] = {"seat": 1, "name": "Bob", "kind": "human", "level": None}
+    page, errors = open_scripted(new_context, site_server, table, config, viewport=viewport, locale=locale)
+    buttons = page.locator("[data-reactions] [data-react]")
+    assert buttons.count() == 6
+    assert not buttons.first.is_visible()  # folded: the hand stays where it is
+    page.click("[data-reactions] summary")
+    page.click('[data-react="good_game"]')
+    assert {"type": "react", "id": "good_game"} in table.received
+    page.locator('#me-player [data-reaction-bubble="good_game"]').wait_for()
+    assert page.locator('[data-react="hello"]').is_disabled()  # resting a few seconds
+    table.send({"type": "reaction", "seat": 1, "id": "thanks"})
+    bubble = page.locator('#players .player[data-seat="1"] [data-reaction-bubble]')
+    bubble.wait_for()
+    assert bubble.inner_text() == thanks
+    screenshot(page, f"table-reactions-{locale}.png")
+    page.check('[data-setting="mute-reactions"]')
+    assert bubble.count() == 0
+    page.reload()
+    page.wait_for_selector("#line [data-line-tile]")
+    page.click("[data-reactions] summary")
+    assert page.locator('[data-setting="mute-reactions"]').is_checked()
+    table.send({"type": "reaction", "seat": 1, "id": "oops"})
+    page.wait_for_timeout(300)
+    assert page.locator('#players .player[data-seat="1"] [data-reaction-bubble]').count() == 0
+    assert errors == []
+
+
+def test_no_reactions_against_the_computer_alone(new_context, site_server) -> None:
+    page, errors = open_scripted(new_context, site_server, both_ends_table(), scripted_config(2), viewport=DESKTOP)
+    assert page.locator("[data-reactions]").is_hidden()
     assert errors == []

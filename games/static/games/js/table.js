@@ -8,7 +8,7 @@ import {
 import {
   app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, saveSetting,
 } from "./table_state.js";
-import { errorText, eventText, gettext } from "./table_texts.js";
+import { errorText, eventText, gettext, reactionText } from "./table_texts.js";
 import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
 
 // ---------------------------------------------------------------- socket
@@ -79,6 +79,16 @@ function fetchRatings() {
     .catch(() => {});
 }
 
+/** A quick reaction: a bubble on the player's card for a few seconds (others' muted on request). */
+function onReaction(frame) {
+  const text = reactionText(frame.id);
+  if (!text || (app.muteReactions && !isMe(frame.seat))) return;
+  app.bubbles[frame.seat] = { id: frame.id, until: Date.now() + 4000 };
+  announce(`${nameOf(frame.seat)}: ${text}`);
+  render();
+  setTimeout(render, 4100);
+}
+
 function onEvent(frame) {
   if (frame.action === "play") {
     app.fresh = keyOf(frame.tile);
@@ -126,6 +136,9 @@ function onMessage(frame) {
       // Everyone asked: those who asked go to the new table together.
       if (frame.url && app.seat !== null && (frame.seats || []).includes(app.seat)) window.location.assign(frame.url);
       else render();
+      break;
+    case "reaction":
+      onReaction(frame);
       break;
     case "ratings":
       app.ratings = frame.changes || [];
@@ -305,6 +318,25 @@ els.hand.addEventListener("focusin", (event) => setPreview(previewKey(event)));
 els.hand.addEventListener("focusout", (event) => {
   if (!els.hand.contains(event.relatedTarget)) setPreview(null);
 });
+
+els.reactionButtons.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-react]");
+  if (!button || !send({ type: "react", id: button.dataset.react })) return;
+  // The server takes one every few seconds: rest the buttons meanwhile.
+  const buttons = [...els.reactionButtons.querySelectorAll("[data-react]")];
+  buttons.forEach((item) => { item.disabled = true; });
+  setTimeout(() => buttons.forEach((item) => { item.disabled = false; }), 3000);
+});
+const muteBox = document.querySelector('[data-setting="mute-reactions"]');
+if (muteBox) {
+  muteBox.checked = app.muteReactions;
+  muteBox.addEventListener("change", () => {
+    app.muteReactions = muteBox.checked;
+    saveSetting("mute-reactions", app.muteReactions);
+    if (app.muteReactions) app.bubbles = Object.fromEntries(Object.entries(app.bubbles).filter(([seat]) => isMe(Number(seat))));
+    render();
+  });
+}
 
 const confirmBox = document.querySelector('[data-setting="confirm"]');
 if (confirmBox) {

@@ -7,7 +7,7 @@ import {
   $, app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
 } from "./table_state.js";
 import {
-  format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, tileText,
+  format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, reactionText, tileText,
 } from "./table_texts.js";
 
 // ---------------------------------------------------------------- history
@@ -61,6 +61,10 @@ function playerCard(seat, view, last, node = el("li")) {
     row.append(el("span", { class: "player-score", text: pointsText(view.scores[seat] ?? 0) }));
   }
   node.replaceChildren(name, row, el("span", { class: "player-last", text: lastActionText(last[seat]) }));
+  const bubble = app.bubbles[seat];
+  if (bubble && bubble.until > Date.now()) {
+    node.append(el("span", { class: "reaction-bubble", "data-reaction-bubble": bubble.id, text: reactionText(bubble.id) }));
+  }
   return node;
 }
 
@@ -491,7 +495,18 @@ export function render() {
   renderLine();
   renderHand(view);
   renderPanels(view);
+  renderReactions();
   tickClocks();
+}
+
+/** The quick reactions: for a person seated with another person at the table. */
+function renderReactions() {
+  const others = app.players.some((player) => player.kind === "human" && !isMe(player.seat));
+  els.reactions.hidden = !(app.seat !== null && others && (config.reactions || []).length);
+  if (els.reactions.hidden || els.reactionButtons.childElementCount) return;
+  els.reactionButtons.replaceChildren(...config.reactions.map((id) => el("button", {
+    type: "button", class: "button small secondary", "data-react": id, text: reactionText(id),
+  })));
 }
 
 // ---------------------------------------------------------------- feedback

@@ -14,6 +14,7 @@ export const els = {
   roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
+  reactions: $("reactions"), reactionButtons: $("reaction-buttons"),
 };
 
 export const app = {
@@ -34,6 +35,8 @@ export const app = {
   roundFrame: null,
   gameFrame: null,
   rematch: config.rematch || null, // {seats: asked, waiting, url}: a rematch asked for after the game
+  bubbles: {}, // seat -> {id, until}: a quick reaction shown on that player's card
+  muteReactions: readSetting("mute-reactions"),
   ratings: null, // rating changes after a ranked game ([{seat, before, after, delta, provisional}])
   ratingsAsked: false,
   nextRoundSent: false,
