@@ -180,3 +180,24 @@ def test_pairs_for_a_variant_without_pairs_are_refused_once_next_to_the_choice(m
     assert not Table.objects.exists()
     # The page tells the form's script which variants have pairs.
     assert '"classic-draw": {"players": [2, 3, 4], "pairs": false' in html
+
+
+def test_an_invitation_shows_on_every_page_with_a_badge_until_the_table_starts(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    services.send_friend_request(from_user=alice, to_username="bob")
+    services.send_friend_request(from_user=bob, to_username="alice")
+    owner = logged_in(alice)
+    table = create(owner, players="2", preset="duel-block", target="0")
+    friend = logged_in(bob)
+    assert "data-invitation-page-banner" not in friend.get("/").content.decode()
+    owner.post(f"/private/{table.pk}/invite/{bob.pk}/")
+    for path in ("/", "/rules/", "/leaderboard/", "/live/"):
+        html = friend.get(path).content.decode()
+        assert f'data-invitation-page-banner="{table.pk}"' in html, path
+        assert f'href="/private/join/{private.invite_token(table)}/"' in html, path
+        assert 'data-invitation-count="1"' in html, path
+    assert "data-invitation-page-banner" not in owner.get("/").content.decode()
+    friend.post(f"/private/join/{private.invite_token(table)}/")  # the last seat: the game starts
+    html = friend.get("/rules/").content.decode()
+    assert "data-invitation-page-banner" not in html
+    assert "data-invitation-count" not in html
