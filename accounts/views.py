@@ -115,9 +115,11 @@ def remove_friend(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 def table_ratings(request: HttpRequest, table_id: int) -> JsonResponse:
-    """``/table/<id>/ratings.json``: the rating changes of a rated game, for
-    the game-over panel of a page opened after the game (the table's sockets
-    got them as a ``ratings`` frame). ``{"changes": []}`` until it is rated."""
+    """``/table/<id>/ratings.json``: the players' ratings in the table's mode
+    (``current``, shown next to their names at a ranked table) and the rating
+    changes of a rated game (``changes``, for the game-over panel of a page
+    opened after the game: the table's sockets got them as a ``ratings``
+    frame; ``[]`` until it is rated)."""
     from accounts.models import RatedGame
     from games.models import Table
 
@@ -128,4 +130,11 @@ def table_ratings(request: HttpRequest, table_id: int) -> JsonResponse:
         raise Http404("private table")
     record = RatedGame.objects.filter(game__table=table).first()
     changes = services.rating_changes(record) if record is not None else []
-    return JsonResponse({"mode": record.mode if record else table.mode, "changes": changes})
+    # The players' ratings in the mode, shown next to their names.
+    current = []
+    if table.mode:
+        seats = {seat.user_id: seat.number for seat in table.seats.all() if seat.user_id is not None}
+        for user_id, (rating, provisional) in selectors.ratings_in_mode(list(seats), table.mode).items():
+            current.append({"seat": seats[user_id], "rating": rating, "provisional": provisional})
+        current.sort(key=lambda item: item["seat"])
+    return JsonResponse({"mode": record.mode if record else table.mode, "changes": changes, "current": current})

@@ -13,6 +13,7 @@ from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.selectors import ratings_in_mode
 from games.models import Seat, Table
 from games.modes import MODE_KEYS, RANKED_MODES
 from games.presence import live_presence
@@ -102,12 +103,19 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
     for table in tables:
         mode = RANKED_MODES.get(table.mode)
         game = getattr(table, "game", None)
+        names = seat_names(seats.get(table.pk, []))
+        if mode is not None:  # ranked: each name with the player's rating in the mode
+            members = {seat.number: seat.user_id for seat in seats.get(table.pk, []) if seat.user_id is not None}
+            shown = ratings_in_mode(list(members.values()), mode.key)
+            for number, user_id in members.items():
+                rating, provisional = shown[user_id]
+                names[number] = f"{names[number]} ({rating}{'?' if provisional else ''})"
         result.append(
             LiveTable(
                 table_id=table.pk,
                 kind=table.kind,
                 label=str(mode.label) if mode else str(table.get_kind_display()),
-                players=list(seat_names(seats.get(table.pk, [])).values()),
+                players=list(names.values()),
                 spectators=watchers.get(table.pk, 0),
                 started_at=None if game is None else game.started_at,
             )

@@ -202,3 +202,20 @@ def test_ratings_json_gives_each_seat_its_new_rating(client: Client, make_member
     for change in data["changes"]:
         assert abs(change["after"] - change["before"] - change["delta"]) <= 1
     assert {change["user"] for change in data["changes"]} == {"alice", "bob"}
+
+
+
+def test_ratings_are_shown_next_to_names_at_ranked_tables_and_on_the_live_page(client: Client, make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    Rating.objects.create(user=alice, mode="duel-block", mu=ratings.MU + 2, sigma=1.0, games=30)
+    table = ranked_table([alice, bob])
+    shown = ratings.display_rating(ratings.MU + 2)
+    start = ratings.display_rating(ratings.MU)
+    data = client.get(f"/table/{table.pk}/ratings.json").json()
+    assert data["changes"] == []
+    assert data["current"] == [
+        {"seat": 0, "rating": shown, "provisional": False},
+        {"seat": 1, "rating": start, "provisional": True},
+    ]
+    html = client.get("/live/").content.decode()
+    assert f"alice ({shown}), bob ({start}?)" in html

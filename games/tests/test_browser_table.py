@@ -271,9 +271,11 @@ def table_page_html(config: dict, language: str = "en") -> str:
 
 
 def open_scripted(
-    new_context, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB"
+    new_context, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB", before=None
 ):
     page, errors = new_page(new_context, viewport=viewport, locale=locale)
+    if before is not None:
+        before(page)  # e.g. more routes, set before the page loads
     html = table_page_html(config, locale[:2])
     url = site_server.url + "/scripted/table/1/"
     page.route(
@@ -644,12 +646,21 @@ def test_rematch_and_new_game_after_a_game_against_the_computer(
 def test_the_game_over_panel_shows_the_new_ratings(new_context, site_server, locale: str, mine: str) -> None:
     table = both_ends_table()
     config = {**scripted_config(2), "ranked": True}
-    page, errors = open_scripted(new_context, site_server, table, config, locale=locale)
-    asked: list[str] = []  # not rated yet when the game ends: the frame brings the ratings
-    page.route(
-        "**/table/1/ratings.json",
-        lambda route: (asked.append(route.request.url), route.fulfill(json={"mode": "duel-block", "changes": []})),
+    asked: list[str] = []  # not rated yet when the page opens: the frame brings the ratings
+    current = [{"seat": 0, "rating": 1512, "provisional": False}, {"seat": 1, "rating": 1500, "provisional": True}]
+    page, errors = open_scripted(
+        new_context, site_server, table, config, locale=locale,
+        before=lambda page: page.route(
+            "**/table/1/ratings.json",
+            lambda route: (
+                asked.append(route.request.url),
+                route.fulfill(json={"mode": "duel-block", "changes": [], "current": current}),
+            ),
+        ),
     )
+    # The players' ratings next to their names.
+    page.wait_for_selector('#me-player [data-seat-rating="1512"]')
+    assert page.locator('#players .player[data-seat="1"] .player-rating').inner_text().strip() == "1500?"
     page.once("dialog", lambda dialog: dialog.accept())
     page.click('[data-action="resign"]')
     page.locator("[data-game-over]").wait_for()

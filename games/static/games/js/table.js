@@ -52,7 +52,7 @@ function onState(frame) {
     app.nextRoundSent = false;
   }
   if (!app.view || !app.view.game_over) app.gameFrame = null;
-  else fetchRatings();
+  fetchRatings();
   const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
   renderHint();
@@ -62,19 +62,20 @@ function onState(frame) {
   app.freshDraw = null;
 }
 
-/** A ranked game already over when the page opened: its new ratings (the
+/** At a ranked table, once: the players' ratings (shown next to their names)
+ * and, for a game already over when the page opened, its rating changes (the
  * `ratings` frame went to the sockets open at the end). */
 function fetchRatings() {
   const url = els.gameOver.querySelector("[data-ratings-url]")?.dataset.ratingsUrl;
-  if (!url || app.ratings || app.ratingsAsked) return;
+  if (!url || app.ratingsAsked) return;
   app.ratingsAsked = true;
   fetch(url, { headers: { Accept: "application/json" } })
     .then((response) => (response.ok ? response.json() : null))
     .then((data) => {
-      if (data && data.changes && data.changes.length && !app.ratings) {
-        app.ratings = data.changes;
-        render();
-      }
+      if (!data) return;
+      app.seatRatings = Object.fromEntries((data.current || []).map((item) => [item.seat, item]));
+      if (data.changes && data.changes.length && !app.ratings) app.ratings = data.changes;
+      render();
     })
     .catch(() => {});
 }
@@ -142,6 +143,9 @@ function onMessage(frame) {
       break;
     case "ratings":
       app.ratings = frame.changes || [];
+      for (const change of app.ratings) {
+        app.seatRatings[change.seat] = { seat: change.seat, rating: change.after, provisional: change.provisional };
+      }
       render();
       break;
     case "error":

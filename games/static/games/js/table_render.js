@@ -44,6 +44,12 @@ function playerCard(seat, view, last, node = el("li")) {
   if (view.to_move === seat) node.setAttribute("aria-current", "true");
   else node.removeAttribute("aria-current");
   const name = el("span", { class: "player-name", text: nameOf(seat) });
+  const rating = app.seatRatings[seat];
+  if (rating) {
+    name.append(el("span", {
+      class: "player-rating", "data-seat-rating": rating.rating, text: ` ${rating.rating}${rating.provisional ? "?" : ""}`,
+    }));
+  }
   if (info.kind === "computer") name.append(el("span", { class: "badge", text: levelText(info.level) || gettext("computer") }));
   if (view.rules.teams && app.seat !== null && !isMe(seat) && seat % 2 === app.seat % 2) {
     name.append(el("span", { class: "badge badge--partner", text: gettext("partner") }));

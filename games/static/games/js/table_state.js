@@ -39,6 +39,7 @@ export const app = {
   muteReactions: readSetting("mute-reactions"),
   ratings: null, // rating changes after a ranked game ([{seat, before, after, delta, provisional}])
   ratingsAsked: false,
+  seatRatings: {}, // seat -> {rating, provisional}: at a ranked table, shown next to the name
   nextRoundSent: false,
   panelCollapsed: false,
   socket: null,
