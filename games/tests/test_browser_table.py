@@ -909,3 +909,22 @@ def test_no_reactions_against_the_computer_alone(new_context, site_server) -> No
     page, errors = open_scripted(new_context, site_server, both_ends_table(), scripted_config(2), viewport=DESKTOP)
     assert page.locator("[data-reactions]").is_hidden()
     assert errors == []
+
+
+def test_sounds_for_a_move_and_your_turn_with_a_remembered_mute(new_context, site_server) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=DESKTOP)
+    sounds = "Number(document.getElementById('table').dataset.sounds || 0)"
+    assert page.evaluate("document.getElementById('table').dataset.lastSound") == "turn"
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="left"]')
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 3")
+    page.wait_for_function("document.getElementById('table').dataset.lastSound === 'turn'")
+    heard = page.evaluate(sounds)
+    assert heard >= 4  # your turn, your tile, their tile, your turn again
+    page.check('[data-setting="mute-sounds"]')
+    page.reload()
+    page.wait_for_selector("#line [data-line-tile]")
+    assert page.locator('[data-setting="mute-sounds"]').is_checked()
+    assert page.evaluate(sounds) == 0
+    assert errors == []

@@ -10,6 +10,7 @@ import {
 } from "./table_state.js";
 import { errorText, eventText, gettext, reactionText } from "./table_texts.js";
 import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
+import { playSound, setupSound } from "./table_sound.js";
 
 // ---------------------------------------------------------------- socket
 
@@ -56,7 +57,10 @@ function onState(frame) {
   const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
   renderHint();
-  if (turnStarted) announce(gettext("Your turn."));
+  if (turnStarted) {
+    announce(gettext("Your turn."));
+    playSound("turn");
+  }
   app.fresh = null;
   app.freshSeat = null;
   app.freshDraw = null;
@@ -94,6 +98,7 @@ function onEvent(frame) {
   if (frame.action === "play") {
     app.fresh = keyOf(frame.tile);
     app.freshSeat = frame.seat;
+    playSound("move");
   }
   if (frame.action === "draw" && isMe(frame.seat) && frame.tile) app.freshDraw = keyOf(frame.tile);
   if (["play", "draw", "pass"].includes(frame.action)) announce(eventText(nameOf(frame.seat), isMe(frame.seat), frame));
@@ -360,6 +365,7 @@ els.hand.addEventListener("pointerup", (event) => endDrag(event, true));
 els.hand.addEventListener("pointercancel", (event) => endDrag(event, false));
 els.line.addEventListener("click", onLineClick);
 setupHint(send);
+setupSound();
 els.draw.addEventListener("click", () => sendAction({ type: "draw" }));
 els.pass.addEventListener("click", () => sendAction({ type: "pass" }));
 els.roundOver.querySelector('[data-action="next_round"]').addEventListener("click", () => {
