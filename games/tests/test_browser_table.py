@@ -928,3 +928,50 @@ def test_sounds_for_a_move_and_your_turn_with_a_remembered_mute(new_context, sit
     assert page.locator('[data-setting="mute-sounds"]').is_checked()
     assert page.evaluate(sounds) == 0
     assert errors == []
+
+
+def tab_walk(page, presses: int = 60) -> list[str]:
+    """What the focus lands on, Tab after Tab from the top of the page."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    seen = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("""() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return '';
+          return el.dataset.tile ? 'tile:' + el.dataset.tile : el.dataset.action ? 'action:' + el.dataset.action
+            : el.dataset.setting ? 'setting:' + el.dataset.setting : el.tagName === 'SUMMARY' ? 'summary:' + el.parentElement.id
+            : el.dataset.end ? 'end:' + el.dataset.end : el.tagName.toLowerCase();
+        }"""))
+    return seen
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_every_action_of_the_table_is_reachable_with_the_keyboard(new_context, site_server, viewport, locale: str) -> None:
+    table = one_end_table()
+    config = scripted_config(2)
+    config["players"][1] = {"seat": 1, "name": "Bob", "kind": "human", "level": None}
+    page, errors = open_scripted(new_context, site_server, table, config, viewport=viewport, locale=locale)
+    seen = tab_walk(page)
+    for target in (
+        "tile:2-5", "tile:0-2", "action:hint", "setting:confirm", "summary:move-list", "summary:reactions",
+        "setting:mute-sounds", "action:resign",
+    ):
+        assert target in seen, (target, seen)
+    # Play from the keyboard alone: Tab to the tile, Enter (it fits one end).
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.tile") == "2-5":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [f["type"] for f in table.received if f["type"] == "play"] == ["play"]
+    # After the game, the panel's buttons are reached the same way.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.focus('[data-action="resign"]')
+    page.keyboard.press("Enter")
+    page.locator("[data-game-over]").wait_for()
+    seen = tab_walk(page, 80)
+    assert "action:toggle-panel" in seen, seen
+    assert errors == []

@@ -151,7 +151,6 @@ export function renderLine() {
     delete tile.dataset.tile; // data-tile marks hand tiles only
     const key = keyOf([place.a, place.b]);
     tile.dataset.lineTile = key;
-    tile.setAttribute("role", "listitem");
     tile.classList.toggle("tile--double", place.double);
     if (key in lastOf) {
       // Each player's latest tile stays outlined until their next move.
