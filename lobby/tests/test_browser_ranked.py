@@ -148,5 +148,10 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
     hands = pages[0].locator("[data-replay-seat] .tiles [data-tile]").count()
     line = pages[0].locator("[data-replay-line] [data-tile]").count()
     assert (hands, line) == (13, 1)  # both hands shown; the opening tile is laid at the deal
+    # The line is drawn as at the table: on the felt, laid out, inside the board's width.
+    board = pages[0].locator("[data-replay-board]").bounding_box()
+    tile = pages[0].locator("[data-replay-board] [data-replay-tile]").first.bounding_box()
+    assert board["x"] <= tile["x"]
+    assert tile["x"] + tile["width"] <= board["x"] + board["width"]
     pages[0].click('[data-step="next"]')
     assert pages[0].locator("[data-replay-index]").inner_text() == "2"
