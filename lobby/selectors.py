@@ -3,7 +3,7 @@ ranked table and invitations. Nothing here writes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import ratings_in_mode
-from games.models import Seat, Table
+from games.models import Game, Seat, Table
 from games.modes import MODE_KEYS, RANKED_MODES
 from games.presence import live_presence
-from games.selectors import seat_names
+from games.selectors import game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 
@@ -70,6 +70,9 @@ class LiveTable:
     players: list[str]
     spectators: int
     started_at: datetime | None
+    # Public facts for the list's small preview: the line (its last tiles) and the scores.
+    line: list[list[int]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
 
 
 def live_tables(*, limit: int = 50) -> list[LiveTable]:
@@ -116,11 +119,24 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
                 kind=table.kind,
                 label=str(mode.label) if mode else str(table.get_kind_display()),
                 players=list(names.values()),
+                **_preview(game),
                 spectators=watchers.get(table.pk, 0),
                 started_at=None if game is None else game.started_at,
             )
         )
     return result
+
+
+PREVIEW_TILES = 9
+"""The live list shows the last tiles of each line (a small board preview)."""
+
+
+def _preview(game: Game | None) -> dict[str, list[Any]]:
+    """The line and the scores of a game being played: public facts only."""
+    state = None if game is None else game_state(game)
+    if state is None:
+        return {"line": [], "scores": []}
+    return {"line": [list(pair) for _tile, pair in state.line][-PREVIEW_TILES:], "scores": list(state.scores)}
 
 
 def pending_invitations(user: User) -> QuerySet[Invitation]:

@@ -219,3 +219,7 @@ def test_ratings_are_shown_next_to_names_at_ranked_tables_and_on_the_live_page(c
     ]
     html = client.get("/live/").content.decode()
     assert f"alice ({shown}), bob ({start}?)" in html
+    # A small preview of the board (its public line) and the scores.
+    assert "data-live-preview" in html
+    assert 'data-tile="' in html[html.index("data-live-preview") :]
+    assert "Scores: 0 – 0" in html
