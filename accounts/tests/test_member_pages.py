@@ -222,4 +222,4 @@ def test_ratings_are_shown_next_to_names_at_ranked_tables_and_on_the_live_page(c
     # A small preview of the board (its public line) and the scores.
     assert "data-live-preview" in html
     assert 'data-tile="' in html[html.index("data-live-preview") :]
-    assert "Scores: 0 – 0" in html
+    assert "Scores: 0 \u2013 0" in html
