@@ -312,7 +312,10 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
-            await self.send_json(await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language))
+            player = f"user:{self.user_id}" if self.user_id is not None else f"guest:{self.guest_key}"
+            await self.send_json(
+                await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
+            )
 
     async def handle_react(self, content: dict[str, Any]) -> None:
         """A quick reaction (games.reactions): a predefined id, to everyone at the table."""
@@ -366,7 +369,14 @@ class TableConsumer(JsonSocket):
             # The group broadcast follows; this socket skips it by seq.
             self.facts = {**self.facts, **outcome.facts}
             frames = move_frames(
-                outcome.seq, outcome.kind, outcome.seat, outcome.payload, outcome.state, self.seat, outcome.humans
+                outcome.seq,
+                outcome.kind,
+                outcome.seat,
+                outcome.payload,
+                outcome.state,
+                self.seat,
+                outcome.humans,
+                chain=outcome.chain,
             )
             await self.send_frames(frames)
             self.sent_seq = outcome.seq

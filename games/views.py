@@ -7,9 +7,10 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import limits, selectors, services
 from games.forms import LEVEL_LABELS, PlayComputerForm, preset_limits, variant_info
 from games.models import Table
 from games.quick import quick_starts
@@ -67,6 +68,11 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "games/home.html", _home_context(request, form), status=400)
     data = form.cleaned_data
+    if not request.user.is_authenticated:
+        guest_key(request)  # the visitor the limit counts
+    if not limits.allow_new_table(request):
+        form.add_error(None, too_many_tables())
+        return render(request, "games/home.html", _home_context(request, form), status=429)
     settings = {key: data[key] for key in COMPUTER_SETTINGS}
     table = _computer_table(request, settings)
     return redirect("games:table", table_id=table.pk)
@@ -75,9 +81,13 @@ def play_computer(request: HttpRequest) -> HttpResponse:
 COMPUTER_SETTINGS = ("preset", "players", "teams", "target", "level")
 
 
+def too_many_tables() -> str:
+    return _("You have opened many tables in a short time: finish one, or wait a few minutes.")
+
+
 def _computer_table(request: HttpRequest, settings: dict[str, Any]) -> Table:
-    """A new table against the computer for the viewer; its settings are
-    remembered for the home form."""
+    """A new table against the computer for the viewer (the caller checked the
+    visitor's limit); its settings are remembered for the home form."""
     member = request.user if request.user.is_authenticated else None
     table = services.create_computer_table(
         user=member, guest_key="" if member is not None else guest_key(request), **settings
@@ -111,6 +121,13 @@ def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     if seat is None:
         raise Http404("not a seat of yours")
     wants_json = request.headers.get("accept", "").startswith("application/json")
+    # Against the computer the new table is made at once: it counts as one (games.limits).
+    if table.kind == Table.Kind.COMPUTER and table.status == Table.Status.FINISHED and not (
+        Table.objects.filter(rematch_of=table).exists() or limits.allow_new_table(request)
+    ):
+        if wants_json:
+            return JsonResponse({"ok": False, "code": "rate_limited", "message": too_many_tables()}, status=429)
+        return HttpResponse(too_many_tables(), status=429)
     try:
         result = services.offer_rematch(table_id=table.pk, seat=seat)
     except services.GameError as error:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.selectors import friends_of, ratings_of
-from games import fairness
+from games import fairness, limits
 from games import services as game_services
 from games.forms import preset_limits
 from games.models import Table
@@ -52,6 +52,9 @@ def private_new(request: HttpRequest) -> HttpResponse:
         and form.is_valid()
         and (seed := form.seed_choice(request.session)) is not None
     ):
+        if not limits.allow_new_table(request):
+            form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
+            return render(request, "lobby/private_new.html", {"form": form}, status=429)
         data = form.cleaned_data
         server_seed, salt = seed
         table = private.create_private_table(
@@ -106,9 +109,17 @@ def private_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def private_status(request: HttpRequest, table_id: int) -> JsonResponse:
-    """Polled by the waiting page: where the table stands."""
+    """Polled by the waiting page: where the table stands. Told to whoever may
+    see the table itself: its creator and its players, anyone when it is
+    public; else 404, like the table page (table ids are sequential)."""
     table = _waiting_table(table_id)
     seats = list(table.seats.order_by("number"))
+    user_id = request.user.pk if request.user.is_authenticated else None
+    allowed = table.public or (
+        user_id is not None and (table.created_by_id == user_id or any(seat.user_id == user_id for seat in seats))
+    )
+    if not allowed:
+        raise Http404(_("Ask the table's creator for the invitation link."))
     names = seat_names(seats)
     return JsonResponse(
         {

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_presence_standin_from_accounts'),
+        ('games', '0005_move_chain'),
     ]
 
     operations = [
