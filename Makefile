@@ -56,7 +56,9 @@ check-migrations: install
 # reads (pyproject.toml); import-linter checks the layers (docs/architecture.md).
 TYPED := games/engine games/ai games/services games/selectors.py games/clock.py games/presence.py \
 	games/locks.py games/sockets.py accounts/services.py accounts/selectors.py lobby/services.py \
-	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py
+	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
+	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py \
+	games/chain.py games/signing.py games/limits.py config/middleware.py
 
 ## ruff, mypy strict and the import layers.
 lint: install

@@ -59,6 +59,9 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # tables are made by the site's flows (games.services)
 
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # deleting a table would delete its game's move log
+
 
 class MoveInline(admin.TabularInline):
     model = Move

@@ -20,7 +20,7 @@ from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import dispatch, hints, reactions, selectors, services
+from games import chain, dispatch, hints, reactions, selectors, services
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game
@@ -201,8 +201,9 @@ class TableConsumer(JsonSocket):
         game = None if self.game_id is None else Game.objects.select_related("table").filter(pk=self.game_id).first()
         if game is None or game.state is None:
             # A table still waiting for its players: no view yet.
-            empty = {"type": "state", "seq": 0, "view": None, "legal": []}
+            empty: Frame = {"type": "state", "seq": 0, "view": None, "legal": []}
             if game is not None:
+                empty["chain"] = chain.head(game)  # the genesis: no move yet
                 self.facts = selectors.table_facts(game.table, game)
             return [empty], 0
         self.facts = selectors.table_facts(game.table, game)

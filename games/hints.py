@@ -57,8 +57,8 @@ def seat_view(*, game_id: int, seat: int) -> tuple[PlayerView, int]:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         raise services.GameNotLive(_("This game does not exist."), reason="no_game")
-    if game.table.ranked:
-        raise services.NotAllowed(_("Hints are not available in ranked games."), reason="ranked")
+    if game.table.staked:
+        raise services.NotAllowed(_("Hints are not available in ranked games or rooms."), reason="ranked")
     state = selectors.game_state(game)
     if state is None or game.finished or game.table.status != Table.Status.PLAYING:
         raise services.GameNotLive(_("This game is not being played."), reason="not_live")

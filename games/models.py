@@ -21,6 +21,8 @@ class Table(models.Model):
         COMPUTER = "computer", _("Against the computer")
         PRIVATE = "private", _("Private table")
         RANKED = "ranked", _("Ranked")
+        # A table of a room with stakes in chips (the lobby keeps its room facts).
+        ROOM = "room", _("Room table")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -55,6 +57,11 @@ class Table(models.Model):
     @property
     def ranked(self) -> bool:
         return self.kind == self.Kind.RANKED
+
+    @property
+    def staked(self) -> bool:
+        """Ranked or played for chips: no hints, no help."""
+        return self.kind in (self.Kind.RANKED, self.Kind.ROOM)
 
     @property
     def live(self) -> bool:

@@ -16,6 +16,7 @@ from games.models import Table
 from games.quick import quick_starts
 from games.reactions import REACTION_IDS
 from games.services import timers
+from games.signals import table_page_panels
 from games.variants import rules_url_for
 
 LAST_SETTINGS = "last_computer_game"
@@ -171,11 +172,13 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
+    panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
     context = {
         "table": table,
         "config": table_config(table, seat),
         "seated": seat is not None,
         "again": computer_settings(table) if seat is not None else None,
+        "panels": panels,
     }
     return render(request, "games/table.html", context)
 

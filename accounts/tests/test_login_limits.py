@@ -148,3 +148,23 @@ def test_signup_does_not_reveal_that_an_address_is_registered(mailoutbox: list) 
     assert "already exists" in to_victim[0].body
     # One mail each: the newcomer's address confirmation, the owner's notice.
     assert len(mailoutbox) == 2
+
+
+def test_a_password_reset_lifts_the_accounts_lock(client: Client, mailoutbox: list) -> None:
+    import re
+
+    member()
+    for _ in range(5):
+        log_in(client, "victim", "wrong password")
+    log_in(client, "victim@example.com", PASSWORD)
+    assert not logged_in(client)
+    client.post("/accounts/password/reset/", {"email": "victim@example.com"})
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+/)", mailoutbox[-1].body)
+    assert link is not None
+    form_page = client.get(link.group(1), follow=True)
+    new_password = "another-long-pass-phrase-7"
+    client.post(form_page.redirect_chain[-1][0] if form_page.redirect_chain else link.group(1),
+                {"password1": new_password, "password2": new_password})
+    client.post("/accounts/logout/")
+    log_in(client, "victim@example.com", new_password)
+    assert logged_in(client)

@@ -91,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "lobby.context_processors.invitations",
+                "lobby.context_processors.chips",
             ],
         },
     },
@@ -178,6 +179,8 @@ PERIODIC_QUEUE = "periodic"
 CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": "reviews"},
     "lobby.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
+    # The chips of a room game that ended (docs/rooms.md): lobby work too.
+    "lobby.tasks.settle_room_table": {"queue": PERIODIC_QUEUE},
 }
 # Periodic tasks (`celery beat`, one in the whole site). The stalled-game
 # sweep requeues computer turns whose task was lost (a Redis restart loses
@@ -291,7 +294,7 @@ STORAGES = {
 }
 
 # --- Behind a proxy: which address is the client's -------------------------
-# Number of proxies in front of the web processes that append to
+# Number of proxies in front of the web processes that write
 # X-Forwarded-For (the nginx of deploy/nginx.conf: 1). The client's address
 # is then the entry that many places from the right: the proxy wrote it, the
 # client cannot. 0 (development, no proxy): the socket's peer address. Used by

@@ -57,6 +57,8 @@ def offer_rematch(*, table_id: int, seat: int) -> Rematch:
         game = Game.objects.get(table=table)
         if table.status != Table.Status.FINISHED:
             raise NotAllowed(_("The game is not over yet."), reason="not_over")
+        if table.kind == Table.Kind.ROOM:  # its stakes are the lobby's: a new game starts from the room
+            raise NotAllowed(_("A room's games start from the room."), reason="room")
         seats = list(Seat.objects.filter(table=table).select_related("user").order_by("number"))
         people = [s.number for s in seats if s.is_human]
         if seat not in people:

@@ -71,6 +71,9 @@ def test_moves_are_read_only(admin_client: Client) -> None:
         "/admin/games/move/", {"action": "delete_selected", "_selected_action": [move.pk]}
     ).status_code in (200, 302)
     assert Move.objects.filter(pk=move.pk).exists()
+    # Nor through their table or game, which would take the log with them.
+    assert admin_client.get(f"/admin/games/table/{table.pk}/delete/").status_code == 403
+    assert admin_client.get(f"/admin/games/game/{table.game.pk}/delete/").status_code == 403
 
 
 def test_a_live_game_can_be_aborted_from_the_admin(admin_client: Client) -> None:

@@ -15,12 +15,14 @@ export const els = {
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
   reactions: $("reactions"), reactionButtons: $("reaction-buttons"),
+  chainRow: $("chain-row"), chainSeq: $("chain-seq"), chainHead: $("chain-head"),
 };
 
 export const app = {
   seat: config.seat ?? null,
   players: config.players || [],
   table: null,
+  chain: null, // {seq, head}: the move log's chain after event seq (every `state` frame)
   clock: null, // the turn timer of tables with people (a `clock` frame), or null
   seq: 0,
   view: null,

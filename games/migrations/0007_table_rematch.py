@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_move_chain'),
+        ('games', '0006_table_kind_room'),
     ]
 
     operations = [
