@@ -141,7 +141,7 @@ function onMessage(frame) {
     case "rematch":
       app.rematch = frame;
       // Everyone asked: those who asked go to the new table together.
-      if (frame.url && app.seat !== null && (frame.seats || []).includes(app.seat)) window.location.assign(frame.url);
+      if (frame.url && app.seat !== null && (frame.seats || []).includes(app.seat)) goToRematch(frame.url);
       else render();
       break;
     case "reaction":
@@ -382,6 +382,15 @@ els.gameOver.querySelector('[data-action="toggle-panel"]').addEventListener("cli
   app.panelCollapsed = !app.panelCollapsed;
   render();
 });
+// The new table comes both as the POST's answer and as a `rematch` frame:
+// go there once (a second navigation would abort the first).
+let leavingTo = null;
+function goToRematch(url) {
+  if (leavingTo) return;
+  leavingTo = url;
+  window.location.assign(url);
+}
+
 // Rematch without leaving the page: the server answers with the new table,
 // or with who is still awaited (the others see a `rematch` frame).
 els.gameOver.querySelector("[data-rematch-form]")?.addEventListener("submit", (event) => {
@@ -392,7 +401,7 @@ els.gameOver.querySelector("[data-rematch-form]")?.addEventListener("submit", (e
     .then((response) => response.json())
     .then((answer) => {
       if (answer.ok && answer.url) {
-        window.location.assign(answer.url);
+        goToRematch(answer.url);
         return;
       }
       if (answer.ok) app.rematch = { seats: answer.seats, waiting: answer.waiting, url: null };
