@@ -67,7 +67,13 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
 
     # A third person (a guest) finds the game on the live page and watches.
     watcher = watcher_context.new_page()
-    watcher.goto(base + "/live/")
+    # The live page is drawn once: like a person, reload it until the game shows
+    # (on a loaded machine the first load can come before the table's first state).
+    for _attempt in range(10):
+        watcher.goto(base + "/live/")
+        if watcher.locator(f'[data-live-table="{table_id}"] a').count():
+            break
+        watcher.wait_for_timeout(1000)
     watcher.click(f'[data-live-table="{table_id}"] a')
     watcher.wait_for_url(re.compile(rf"/table/{table_id}/$"))
     watcher.wait_for_selector("#line", state="attached")
