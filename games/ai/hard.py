@@ -24,7 +24,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from . import model
+from . import core, model, tree
 from .base import Candidate, candidates
 from .knowledge import Choice, Dealer, Knowledge, public_voids, read_view
 from .medium import score_play
@@ -192,10 +192,19 @@ class HardPlayer:
         if sum(know.counts) + know.boneyard <= ENDGAME_TILES:
             nodes = budget / NODE_US / (len(cands) * (1 if single_deal else MIN_SOLVED_DEALS))
             solver = Solver(table, table.side(me), utility, int(max(200, nodes)))
+        policy = make_policy(*PLAYOUT_POLICY)
+        if core.enabled() and not tips:
+            max_nodes = solver.max_nodes if solver is not None else 0
+            means, _deals, _playouts = core.evaluate_general(
+                know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=PLAYOUT_EPS,
+                policy=policy, costs=(budget, SETUP_US, deal_us, PLAYOUT_US, TURN_US, NODE_US),
+                limits=(MIN_DEALS, MAX_DEALS, max_nodes, single_deal), win_bonus=_win_bonus(know),
+                game_bonus=GAME_WIN,
+            )
+            return means
         spent = SETUP_US
         deals = 0
         dice = Random()
-        policy = make_policy(*PLAYOUT_POLICY)
         while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
             hands, bone = dealer.deal()
             spent += deal_us
@@ -261,6 +270,14 @@ class HardPlayer:
             deal_us += WEIGH_US + MODEL_CHOICE_US * len(choices)
         voids = public_voids(know)
         single_deal = _single_deal(dealer)
+        if core.enabled():
+            means, _deals, _descents = core.evaluate_duel(
+                know, cands, rng, dealer, temper=temper, voids=voids, tree=DUEL_TREE, track_voids=model.TRACK_VOIDS,
+                explore=tree.EXPLORE, scale=scale, model_weights=model.weights(),
+                costs=(budget, SETUP_US, deal_us, TREE_US, ROLLOUT_US, MODEL_US),
+                limits=(MIN_DEALS, MAX_DEALS, single_deal), win_bonus=_win_bonus(know), game_bonus=GAME_WIN,
+            )
+            return means
         totals = [0.0] * len(cands)
         trees: list[dict[int, OwnNode]] = [{} for _ in cands]
         path: list[tuple[OwnNode, Move]] = []

@@ -43,6 +43,12 @@ TRACK_VOIDS = True
 # A domino (the last tile) is always laid.
 _DOMINO = 1e3
 
+def weights() -> tuple[float, ...]:
+    """The tips' weights the model scores with (``games.ai.medium``): pips, double, follow,
+    exposed, spread, void, feed, partner block."""
+    return (W_PIPS, W_DOUBLE, W_FOLLOW, W_EXPOSED, W_SPREAD, W_VOID, W_FEED, W_PARTNER_BLOCK)
+
+
 # The terms that depend on the tile alone.
 _BASE_SCORE = [W_PIPS * PIPS[i] + (W_DOUBLE if IS_DOUBLE[i] else 0.0) for i in range(28)]
 
