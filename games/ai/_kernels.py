@@ -1020,6 +1020,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                 value = utility(side, points, ut, scores)
                 totals[k] += w * value
                 spent += rollout_us + model_us * work
+                descents += 1
                 continue
             # tree.descend
             depth = 0
