@@ -645,6 +645,52 @@ SOLVE_DEPTH = 256
 
 
 @jit
+def new_memo(max_nodes: int) -> Any:
+    """The transposition table of ``solve`` (the reference's dict): open addressing over
+    (keys [cap, 6], flag, value, generation of the entry, [current generation]); a solve
+    stores at most one entry per node, so twice ``max_nodes`` slots never fill up.
+    ``memo_clear`` empties it in O(1) (a new generation)."""
+    cap = 64
+    while cap < 2 * (max_nodes + 2):
+        cap *= 2
+    return (np.zeros((cap, 6), np.int64), np.zeros(cap, np.int64), np.zeros(cap), np.zeros(cap, np.int64),
+            np.ones(1, np.int64))
+
+
+@jit
+def new_frames(players: int) -> Any:
+    """The explicit stack of ``solve``, allocated once per decision."""
+    return (np.zeros((SOLVE_DEPTH, 18), np.int64), np.zeros((SOLVE_DEPTH, 5)), np.zeros((SOLVE_DEPTH, 56), np.int64),
+            np.zeros(players, np.int64), np.zeros((SOLVE_DEPTH + 1, 4), np.int64))
+
+
+@jit
+def memo_clear(memo: Any) -> None:
+    memo[4][0] += 1
+
+
+@jit
+def memo_slot(memo: Any, key: Any) -> int:
+    """The slot holding ``key``, or the free slot where it would go."""
+    keys = memo[0]
+    gen = memo[3]
+    now = memo[4][0]
+    mask = keys.shape[0] - 1
+    h = 0
+    for x in key:
+        h = (h ^ x) * 0x100000001B3
+        h ^= h >> 29
+    i = h & mask
+    while True:
+        if gen[i] != now:
+            return i
+        if (keys[i, 0] == key[0] and keys[i, 1] == key[1] and keys[i, 2] == key[2] and keys[i, 3] == key[3]
+                and keys[i, 4] == key[4] and keys[i, 5] == key[5]):
+            return i
+        i = (i + 1) & mask
+
+
+@jit
 def _enter(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, right: int, board: int, seat: int,
            passes: int, alpha: float, beta: float, memo: Any, counter: Arr, me_side: int, ut: Arr, scores: Arr,
            lib: Arr, debruijn: Arr, pipc: Arr, fr_i: Arr, fr_f: Arr, fr_mv: Arr, depth: int) -> tuple[bool, float]:
@@ -653,7 +699,7 @@ def _enter(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, righ
     ``depth``. Passes continue in the same call, as the reference's tail call does."""
     n = tab[0]
     teams = tab[1] != 0
-    hs = hands.copy()
+    hs = hands  # a row of the stack's scratch (``_after``): changed in place
     while True:
         if counter[2]:
             return True, 0.0
@@ -663,8 +709,10 @@ def _enter(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, righ
             return True, 0.0
         key = (hs[0], hs[1], hs[2] if n > 2 else 0, hs[3] if n > 3 else 0, bi * 64 + left * 8 + right,
                seat * 8 + passes)
-        if key in memo:
-            flag, val = memo[key]
+        slot = memo_slot(memo, key)
+        if memo[3][slot] == memo[4][0]:
+            flag = memo[1][slot]
+            val = memo[2][slot]
             if flag == _EXACT:
                 return True, val
             if flag == _LOWER and val >= beta:
@@ -710,7 +758,13 @@ def _enter(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, righ
         if lib[63 + right * 28 + t] >= 0 and (left != right or x < 0):
             row[nm] = (pips * 32 + t) * 2
             nm += 1
-    row[:nm] = np.sort(row[:nm])[::-1]
+    for i in range(1, nm):  # insertion sort, highest first (a handful of moves)
+        x = row[i]
+        j = i - 1
+        while j >= 0 and row[j] < x:
+            row[j + 1] = row[j]
+            j -= 1
+        row[j + 1] = x
     fi = fr_i[depth]
     for s in range(4):
         fi[s] = hs[s] if s < n else 0
@@ -736,10 +790,12 @@ def _enter(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, righ
 @jit
 def _after(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, right: int, board: int, seat: int,
            tile: int, on_left: int, alpha: float, beta: float, memo: Any, counter: Arr, me_side: int, ut: Arr,
-           scores: Arr, lib: Arr, debruijn: Arr, pipc: Arr, fr_i: Arr, fr_f: Arr, fr_mv: Arr,
+           scores: Arr, lib: Arr, debruijn: Arr, pipc: Arr, fr_i: Arr, fr_f: Arr, fr_mv: Arr, fr_h: Arr,
            depth: int) -> tuple[bool, float]:
     """``Solver._after_play``: ``seat`` lays ``tile``; then ``_enter`` the next seat's node."""
-    hs = hands.copy()
+    hs = fr_h[depth]
+    for s in range(tab[0]):
+        hs[s] = hands[s]
     h = hs[seat] ^ (1 << tile)
     hs[seat] = h
     left, right = play_tile(left, right, tile, on_left, lib)
@@ -757,18 +813,16 @@ def _after(tab: Arr, hands: Arr, bone: Arr, nbone: int, bi: int, left: int, righ
 @jit
 def solve(tab: Arr, hands: Arr, bone: Arr, nbone: int, left: int, right: int, board: int, seat: int, tile: int,
           on_left: int, memo: Any, counter: Arr, me_side: int, ut: Arr, scores: Arr, lib: Arr, debruijn: Arr,
-          pipc: Arr) -> float:
+          pipc: Arr, frames: Any) -> float:
     """``Solver.value_after``'s search (``Solver._after_play`` from the root, window
     [-1e9, 1e9]) with an explicit stack instead of recursion (numba's cache does not reload
     recursive functions reliably). ``counter``: [nodes, max nodes, aborted]; when the budget
     is spent ``counter[2]`` is set and the value means nothing (the reference raises
-    ``SolverBudget``). ``bone`` is in drawing order (index 0 first)."""
-    fr_i = np.zeros((SOLVE_DEPTH, 18), np.int64)
-    fr_f = np.zeros((SOLVE_DEPTH, 5))
-    fr_mv = np.zeros((SOLVE_DEPTH, 56), np.int64)
-    hbuf = np.zeros(tab[0], np.int64)
+    ``SolverBudget``). ``bone`` is in drawing order (index 0 first). ``frames``: the stack
+    (``new_frames``)."""
+    fr_i, fr_f, fr_mv, hbuf, fr_h = frames
     settled, v = _after(tab, hands, bone, nbone, 0, left, right, board, seat, tile, on_left, -1e9, 1e9, memo,
-                        counter, me_side, ut, scores, lib, debruijn, pipc, fr_i, fr_f, fr_mv, 0)
+                        counter, me_side, ut, scores, lib, debruijn, pipc, fr_i, fr_f, fr_mv, fr_h, 0)
     if settled:
         return v
     depth = 1
@@ -800,7 +854,7 @@ def solve(tab: Arr, hands: Arr, bone: Arr, nbone: int, left: int, right: int, bo
                 hbuf[s] = fi[s]
             settled, v = _after(tab, hbuf, bone, nbone, fi[10], fi[11], fi[12], fi[13], fi[14], (mv >> 1) & 31,
                                 mv & 1, ff[0], ff[1], memo, counter, me_side, ut, scores, lib, debruijn, pipc,
-                                fr_i, fr_f, fr_mv, depth)
+                                fr_i, fr_f, fr_mv, fr_h, depth)
             if settled:
                 pending = True
             else:
@@ -808,12 +862,16 @@ def solve(tab: Arr, hands: Arr, bone: Arr, nbone: int, left: int, right: int, bo
             continue
         best = ff[4]
         key = (fi[4], fi[5], fi[6], fi[7], fi[8], fi[9])
+        slot = memo_slot(memo, key)
+        memo[0][slot, :] = key
+        memo[3][slot] = memo[4][0]
+        memo[2][slot] = best
         if best <= ff[2]:
-            memo[key] = (_UPPER, best)
+            memo[1][slot] = _UPPER
         elif best >= ff[3]:
-            memo[key] = (_LOWER, best)
+            memo[1][slot] = _LOWER
         else:
-            memo[key] = (_EXACT, best)
+            memo[1][slot] = _EXACT
         v = best
         pending = True
         depth -= 1
@@ -823,15 +881,6 @@ def solve(tab: Arr, hands: Arr, bone: Arr, nbone: int, left: int, right: int, bo
 
 
 # ---------------------------------------------------------------- the decision loops
-
-
-_MEMO_KEY = numba.types.UniTuple(numba.types.int64, 6)
-_MEMO_VALUE = numba.types.Tuple((numba.types.int64, numba.types.float64))
-
-
-@jit
-def new_memo() -> Any:
-    return numba.typed.Dict.empty(key_type=_MEMO_KEY, value_type=_MEMO_VALUE)
 
 
 @jit
@@ -853,7 +902,6 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
     bs = np.zeros(32, np.int64)
     rbone = np.zeros(32, np.int64)
     stream = np.zeros(256)
-    dice = np.zeros(625, np.int64)
     budget = costs[0]
     deal_us = costs[2]
     playout_us = costs[3]
@@ -865,6 +913,8 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
     single_deal = limits[3] != 0
     counter = np.zeros(3, np.int64)
     counter[1] = limits[2]
+    memo = new_memo(limits[2] if limits[2] > 0 else 1)
+    frames = new_frames(n_players)
     me_side = int(ut[0])
     weights = 0.0
     spent = costs[1]
@@ -883,11 +933,11 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
             counter[2] = 0
             for q in range(nb):
                 rbone[q] = bone[nb - 1 - q]
-            memo = new_memo()
+            memo_clear(memo)
             values = np.zeros(nc)
             for k in range(nc):
                 values[k] = solve(tab, hands, rbone, nb, k_left, k_right, k_board, me, cand[k, 0], cand[k, 1],
-                                  memo, counter, me_side, ut, scores, lib, debruijn, pipc)
+                                  memo, counter, me_side, ut, scores, lib, debruijn, pipc, frames)
                 if counter[2]:
                     break
             if counter[2]:
@@ -896,6 +946,7 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
                 continue
             spent += counter[0] * node_us
             deals += 1
+            playouts += nc
             weights += w
             for k in range(nc):
                 totals[k] += w * values[k]
@@ -904,7 +955,6 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
             continue
         deals += 1
         weights += w
-        mt_seed(dice, mt_bits48(st))
         drawn = 0
         for k in range(nc):
             hs[:] = hands
@@ -915,7 +965,7 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
                 continue
             bs[:nb] = bone[:nb]
             side, points, turns, drawn = playout(tab, hs, bs, nb, cand[k, 2], cand[k, 3], k_board | 1 << cand[k, 0],
-                                                 nxt, dice, eps, pol_base, pol_expose, stream, drawn,
+                                                 nxt, st, eps, pol_base, pol_expose, stream, drawn,
                                                  lib, debruijn, pipc)
             playouts += 1
             totals[k] += w * utility(side, points, ut, scores)

@@ -244,7 +244,6 @@ class HardPlayer:
         spent = opts.setup_us
         deals = 0
         playouts = 0
-        dice = Random()
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
             hands, bone = dealer.deal()
             spent += deal_us
@@ -264,6 +263,7 @@ class HardPlayer:
                     continue
                 spent += solver.nodes * opts.node_us
                 deals += 1
+                playouts += len(cands)  # exact values
                 weights += w
                 for k, v in enumerate(values):
                     totals[k] += w * v
@@ -272,8 +272,8 @@ class HardPlayer:
                 continue
             deals += 1
             weights += w
-            # Every play's playout gets the same random numbers (common random numbers).
-            dice.seed(rng.getrandbits(48))
+            # Every play's playout gets the same random numbers (common random numbers): the
+            # first draws them from ``rng``, the next ones read them back (``stream``).
             stream: list[float] = []
             for k, c in enumerate(cands):
                 hs = hands[:]
@@ -283,7 +283,7 @@ class HardPlayer:
                     totals[k] += w * utility(side, points)
                     continue
                 side, points, turns = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, opts.playout_eps,
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
                     policy, stream,
                 )
                 playouts += 1

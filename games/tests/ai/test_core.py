@@ -122,13 +122,14 @@ def test_deals_playouts_and_exact_values_agree_step_by_step() -> None:
                         expected: list[float] | None = solver.values(hs, tuple(reversed(bn)), know, cands)
                     except SolverBudget:
                         expected = None
-                    memo = k.new_memo()
+                    memo = k.new_memo(max_nodes)
                     counter = np.array([0, max_nodes, 0], np.int64)
                     got = []
                     for c in cands:
                         got.append(k.solve(tab, hands, bone[:nb][::-1].copy(), nb, know.left, know.right, know.board,
                                            know.me, c.tile, int(c.on_left), memo, counter, know.table.side(know.me),
-                                           ut, scores, tb["lib"], tb["debruijn"], tb["pipc"]))
+                                           ut, scores, tb["lib"], tb["debruijn"], tb["pipc"],
+                                           k.new_frames(know.table.players)))
                         if counter[2]:
                             break
                     assert (None if counter[2] else got) == expected
