@@ -16,6 +16,7 @@ decision (the app and the workers call it at start).
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 from functools import lru_cache
 from random import Random
@@ -33,13 +34,9 @@ _OFF = {"0", "off", "python", "no", "false"}
 
 @lru_cache(maxsize=1)
 def installed() -> bool:
-    """True when numba (and numpy) can be imported."""
-    try:
-        import numba  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """True when numba and numpy are installed (found, not imported: importing numba takes
+    a large part of a second, paid at the first decision that uses it)."""
+    return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
 
 
 def enabled() -> bool:
@@ -259,3 +256,20 @@ def evaluate_duel(
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
     return [float(t) / weights if weights > 0 else 0.0 for t in totals], int(deals), int(descents)
+
+
+def warm_up() -> bool:
+    """Load (or compile, the first time on a machine) the compiled functions now rather
+    than at a first decision: one tiny decision of each kind. Returns whether the core is
+    in use. The server and the workers call it as they start (``games.hints``)."""
+    if not enabled():
+        return False
+    from games.engine import new_game, rules_for, view_for
+
+    from .hard import HardOptions, HardPlayer
+
+    player = HardPlayer(options=HardOptions(budget_ms=0.5))
+    for preset, players, teams in (("duel-block", 2, False), ("arena", 4, True)):
+        state = new_game(rules_for(preset, players=players, teams=teams), seed="warm-up")
+        player.choose(view_for(state, state.to_move), Random(0))
+    return True
