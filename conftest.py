@@ -1,4 +1,6 @@
-"""Fixtures shared by every test: real services (PostgreSQL, Redis), headless
+"""Fixtures shared by every test: one behaviour for every app's Django tests
+(a fresh channel layer, computer turns and reviews waiting in a queue that
+the test runs), members, real services (PostgreSQL, Redis), headless
 Chromium, and a real site server (Daphne) for end-to-end tests.
 
 A test that needs a service skips with the reason when it is missing, except
@@ -26,6 +28,79 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         path = Path(str(item.path))
         if any(directory in path.parents for directory in PURE_DIRS):
             item.add_marker(pytest.mark.pure)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A new channel layer per test: the Redis layer keeps asyncio locks bound
+    to the event loop of the test that first used it, and every async test
+    runs its own loop. (Not for the plain-Python engine and AI tests.)"""
+    if request.node.get_closest_marker("pure"):
+        yield
+        return
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Computer turns and post-game reviews wait in games.dispatch's queues
+    (``PENDING``, ``PENDING_REVIEWS``) until the test runs them
+    (``dispatch.run_pending()``), never on threads behind the test's back."""
+    if request.node.get_closest_marker("pure"):
+        yield
+        return
+    from django.conf import settings
+
+    from games import dispatch
+
+    saved = getattr(settings, "GAMES_DISPATCH", None)
+    settings.GAMES_DISPATCH = "queue"
+    dispatch.PENDING.clear()
+    dispatch.PENDING_REVIEWS.clear()
+    yield
+    dispatch.PENDING.clear()
+    dispatch.PENDING_REVIEWS.clear()
+    if saved is None:
+        del settings.GAMES_DISPATCH
+    else:
+        settings.GAMES_DISPATCH = saved
+
+
+@pytest.fixture
+def computer_queue() -> Any:
+    """``games.dispatch``, whose queue holds the computer turns until the test
+    runs them with ``dispatch.run_pending()`` (the autouse fixture above set
+    it up)."""
+    from games import dispatch
+
+    return dispatch
+
+
+@pytest.fixture
+def make_member(db: Any) -> Callable[..., Any]:
+    """A member with a known password (``secret-pass-123``)."""
+    from django.contrib.auth import get_user_model
+
+    def make(username: str, *, email: str | None = None) -> Any:
+        return get_user_model().objects.create_user(
+            username=username, email=email or f"{username}@example.com", password="secret-pass-123"
+        )
+
+    return make
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
+    """Every (group, message) the services broadcast, instead of the layer."""
+    from games.services import broadcast
+
+    messages: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(broadcast, "_send", lambda batch: messages.extend(batch))
+    return messages
 
 
 def _missing(what: str, reason: str, flag: str) -> None:

@@ -1,21 +1,10 @@
-"""Admin of the member data: profiles, ratings, friendships, the queue,
-rated games, stand-ins and invitations."""
+"""Admin of the member data: profiles, ratings, friendships, rated games."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from accounts.models import (
-    Friendship,
-    Invitation,
-    Presence,
-    Profile,
-    QueueEntry,
-    RatedGame,
-    Rating,
-    RatingChange,
-    StandIn,
-)
+from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
 
 
 @admin.register(Profile)
@@ -37,11 +26,6 @@ class FriendshipAdmin(admin.ModelAdmin):
     list_filter = ("accepted",)
     search_fields = ("from_user__username", "to_user__username")
 
-
-@admin.register(QueueEntry)
-class QueueEntryAdmin(admin.ModelAdmin):
-    list_display = ("user", "mode", "rating", "joined_at")
-    list_filter = ("mode",)
 
 
 class RatingChangeInline(admin.TabularInline):
@@ -65,18 +49,3 @@ class RatedGameAdmin(admin.ModelAdmin):
     list_display = ("game", "mode", "rated_at")
     list_filter = ("mode",)
     inlines = [RatingChangeInline]
-
-
-@admin.register(StandIn)
-class StandInAdmin(admin.ModelAdmin):
-    list_display = ("table", "seat", "user", "started_at")
-
-
-@admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
-    list_display = ("table", "from_user", "to_user", "created_at")
-
-
-@admin.register(Presence)
-class PresenceAdmin(admin.ModelAdmin):
-    list_display = ("channel_name", "user", "table_id", "seat", "seen_at")

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
-
-from games.engine.rules import PRESET_OPTIONS
-from games.fairness import SaltFields
 
 
 class FriendRequestForm(forms.Form):
@@ -17,57 +12,3 @@ class FriendRequestForm(forms.Form):
         max_length=150,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
-
-
-PRESET_LABELS = {
-    "classic-draw": _("Classic, with drawing"),
-    "classic-block": _("Classic, without drawing"),
-    "arena": _("Arena"),
-    "quick": _("Quick"),
-    "duel-block": _("Block duel"),
-}
-PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
-TARGET_CHOICES = [(0, _("One round")), (50, _("50 points")), (100, _("100 points"))]
-
-
-class PrivateTableForm(SaltFields, forms.Form):
-    """The rules of a private table: a preset, the number of players, pairs,
-    the game length; checked against what the preset allows. With the
-    creator's optional salt for the deal (games.fairness.SaltFields)."""
-
-    field_order = ("preset", "players", "teams", "target", "public", "salt", "commitment")
-
-    preset = forms.ChoiceField(
-        label=_("Variant"),
-        choices=[(key, PRESET_LABELS.get(key, key)) for key in PRESET_OPTIONS],
-        initial="classic-draw",
-        widget=forms.RadioSelect,
-    )
-    players = forms.TypedChoiceField(
-        label=_("Players"), choices=PLAYER_CHOICES, coerce=int, initial=2, widget=forms.RadioSelect
-    )
-    teams = forms.BooleanField(label=_("In pairs (4 players, partners sit opposite)"), required=False)
-    target = forms.TypedChoiceField(
-        label=_("Game length"), choices=TARGET_CHOICES, coerce=int, initial=100, widget=forms.RadioSelect
-    )
-    public = forms.BooleanField(label=_("Anyone may watch"), required=False, initial=True)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        preset = data.get("preset")
-        players, teams, target = data.get("players"), data.get("teams", False), data.get("target")
-        if preset in PRESET_OPTIONS and players is not None and target is not None:
-            options = PRESET_OPTIONS[preset]
-            if not options.allows(players=players, teams=teams, target=target):
-                raise forms.ValidationError(
-                    _(
-                        "%(variant)s is played by %(players)s players, to %(targets)s; "
-                        "pairs only where the variant has them, at four players."
-                    )
-                    % {
-                        "variant": PRESET_LABELS.get(preset, preset),
-                        "players": " / ".join(str(n) for n in options.players),
-                        "targets": " / ".join(str(n) if n else str(_("one round")) for n in options.targets),
-                    }
-                )
-        return data

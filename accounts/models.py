@@ -1,5 +1,4 @@
-"""Members: profiles, ratings per ranked mode, friendships, the matchmaking
-queue and lobby presence."""
+"""Members: profiles, ratings per ranked mode, friendships, rated games."""
 
 from __future__ import annotations
 
@@ -100,52 +99,8 @@ class Friendship(models.Model):
         return f"{self.from_user} -> {self.to_user}{'' if self.accepted else ' (pending)'}"
 
 
-class QueueEntry(models.Model):
-    """A member waiting for a ranked game. One queue at a time per member; the
-    table is shared by every server process, and the matcher consumes it."""
-
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="queue_entry"
-    )
-    mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
-    rating = models.FloatField(_("rating"))
-    # The lobby socket that queued: its disconnect leaves the queue, another
-    # tab's does not.
-    channel_name = models.CharField(max_length=200, blank=True)
-    joined_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        verbose_name = _("queue entry")
-        verbose_name_plural = _("queue entries")
-        indexes = [models.Index(fields=["mode", "joined_at"], name="queue_by_mode")]
-
-    def __str__(self) -> str:
-        return f"{self.user} in {self.mode}"
 
 
-class Presence(models.Model):
-    """A live socket (lobby or table), refreshed while it lives, counted as
-    "online" by distinct member or guest session."""
-
-    channel_name = models.CharField(max_length=200, primary_key=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True)
-    session_key = models.CharField(max_length=64, blank=True)
-    # A table socket: its table, and the seat of its player (None: a spectator).
-    table_id = models.PositiveBigIntegerField(null=True, blank=True)
-    seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["table_id", "seat"], name="presence_by_seat")]
-
-    def __str__(self) -> str:
-        return f"{self.user or self.session_key or 'anonymous'} @ {self.channel_name}"
-
-    @property
-    def visitor(self) -> str:
-        if self.user_id:
-            return f"user:{self.user_id}"
-        return f"session:{self.session_key or self.channel_name}"
 
 
 class RatedGame(models.Model):
@@ -195,38 +150,3 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return ratings.display_rating(self.mu_after) - ratings.display_rating(self.mu_before)
-
-
-class StandIn(models.Model):
-    """A computer playing for a person who left a table of three or more
-    (games.clock), until they come back."""
-
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="stand_ins")
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
-    started_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_stand_in_per_seat")]
-
-    def __str__(self) -> str:
-        return f"computer for seat {self.seat} of table {self.table_id}"
-
-
-class Invitation(models.Model):
-    """A member invites a friend to their private table."""
-
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="invitations")
-    from_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_invitations"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        verbose_name = _("invitation")
-        verbose_name_plural = _("invitations")
-        constraints = [models.UniqueConstraint(fields=["table", "to_user"], name="one_invitation_per_friend")]
-
-    def __str__(self) -> str:
-        return f"{self.from_user} invites {self.to_user} to table {self.table_id}"

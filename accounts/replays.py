@@ -10,11 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from accounts.names import seat_label
 from games import selectors
 from games.engine import Rules, State
 from games.models import Game, Move, Table
 from games.modes import RANKED_MODES
+from games.selectors import seat_names
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
     if game is None or table.status != Table.Status.FINISHED or not _may_view(request, table):
         raise Http404(_("No finished game to replay here."))
     seats = list(table.seats.order_by("number"))
-    names = [seat_label(seat) for seat in seats]
+    names = list(seat_names(seats).values())
     steps = replay_steps(game, names)
     final = steps[-1].state
     rules = Rules.from_dict(game.rules)

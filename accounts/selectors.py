@@ -1,17 +1,19 @@
-"""Reads of the accounts app: ratings, leaderboards, friends."""
+"""Reads of the accounts app: ratings, leaderboards, friends, a member's games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Count, Q, QuerySet
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
 
 from accounts import ratings
-from accounts.models import Friendship, Rating, RatingFigures
+from accounts.models import Friendship, Profile, Rating, RatingChange, RatingFigures
+from games.models import Seat, Table
 from games.modes import RANKED_MODES, RankedMode
+from games.selectors import seat_names
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,7 @@ class ModeRating(RatingFigures):
     losses: int
 
 
-def ratings_of(user: AbstractBaseUser) -> list[ModeRating]:
+def ratings_of(user: User) -> list[ModeRating]:
     """The member's rating in every ranked mode, in mode order."""
     rows = {row.mode: row for row in Rating.objects.filter(user=user)}
     result = []
@@ -40,7 +42,13 @@ def ratings_of(user: AbstractBaseUser) -> list[ModeRating]:
     return result
 
 
-def display_rating_of(user: AbstractBaseUser, mode: str) -> float:
+def profile_of(user: User) -> Profile:
+    """The member's profile (every member has one from sign-up; a blank one,
+    not saved, for an account made before profiles existed)."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)
+
+
+def display_rating_of(user: User, mode: str) -> float:
     row = Rating.objects.filter(user=user, mode=mode).only("mu").first()
     return float(ratings.display_rating(row.mu if row else ratings.MU))
 
@@ -55,7 +63,7 @@ def leaderboard(mode: str, *, limit: int = 100) -> QuerySet[Rating]:
     )
 
 
-def friends_of(user: AbstractBaseUser) -> list[AbstractBaseUser]:
+def friends_of(user: User) -> list[User]:
     """Accepted friends, by username."""
     pairs = Friendship.objects.filter(Q(from_user=user) | Q(to_user=user), accepted=True).values_list(
         "from_user_id", "to_user_id"
@@ -64,21 +72,21 @@ def friends_of(user: AbstractBaseUser) -> list[AbstractBaseUser]:
     return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
 
 
-def incoming_requests(user: AbstractBaseUser) -> QuerySet[Friendship]:
+def incoming_requests(user: User) -> QuerySet[Friendship]:
     return Friendship.objects.filter(to_user=user, accepted=False).select_related("from_user")
 
 
-def outgoing_requests(user: AbstractBaseUser) -> QuerySet[Friendship]:
+def outgoing_requests(user: User) -> QuerySet[Friendship]:
     return Friendship.objects.filter(from_user=user, accepted=False).select_related("to_user")
 
 
-def friendship_between(user: AbstractBaseUser, other: AbstractBaseUser) -> Friendship | None:
+def friendship_between(user: User, other: User) -> Friendship | None:
     return Friendship.objects.filter(
         Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
     ).first()
 
 
-def are_friends(user: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+def are_friends(user: User, other: User) -> bool:
     friendship = friendship_between(user, other)
     return bool(friendship and friendship.accepted)
 
@@ -88,20 +96,16 @@ class GameLine:
     """One finished game on a profile, seen by one of its players."""
 
     table_id: int
-    finished_at: object
+    finished_at: datetime | None
     label: str
     opponents: list[dict[str, str]]
     outcome: str  # "win", "draw" or "loss"
     delta: int | None  # rating change, ranked games only
 
 
-def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
+def recent_games(user: User, *, limit: int = 15) -> list[GameLine]:
     """The member's last finished games, newest first, with the rating change
     of ranked ones."""
-    from accounts.models import RatingChange
-    from accounts.names import seat_label
-    from games.models import Seat, Table
-
     seats = list(
         Seat.objects.filter(user=user, table__status=Table.Status.FINISHED, table__game__isnull=False)
         .select_related("table", "table__game")
@@ -125,6 +129,7 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
         outcome = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
         mode = RANKED_MODES.get(table.mode)
         change = changes.get(table.pk)
+        names = seat_names([seat, *others.get(table.pk, [])])
         lines.append(
             GameLine(
                 table_id=table.pk,
@@ -132,8 +137,8 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
                 label=str(mode.label) if mode else str(table.get_kind_display()),
                 opponents=[
                     {
-                        "username": other.user.get_username() if other.user_id else "",
-                        "label": seat_label(other),
+                        "username": other.user.get_username() if other.user is not None else "",
+                        "label": names[other.number],
                     }
                     for other in sorted(others.get(table.pk, []), key=lambda s: s.number)
                 ],
@@ -142,66 +147,3 @@ def recent_games(user: AbstractBaseUser, *, limit: int = 15) -> list[GameLine]:
             )
         )
     return lines
-
-
-@dataclass(frozen=True)
-class LiveTable:
-    table_id: int
-    kind: str
-    label: str
-    players: list[str]
-    spectators: int
-    started_at: object
-
-
-def live_tables(*, limit: int = 50) -> list[LiveTable]:
-    """Public tables being played, ranked first, newest first: anyone may
-    watch them (spectators see only public information)."""
-    from accounts.names import seat_label
-    from accounts.periodic import live_presence
-    from games.models import Seat, Table
-
-    tables = list(
-        Table.objects.filter(status=Table.Status.PLAYING, public=True)
-        .select_related("game")
-        .order_by("-created_at")[: limit * 2]
-    )
-    tables.sort(key=lambda t: (t.kind != Table.Kind.RANKED, -t.pk))
-    tables = tables[:limit]
-    ids = [table.pk for table in tables]
-    seats: dict[int, list[Any]] = {}
-    for seat in Seat.objects.filter(table_id__in=ids).select_related("user").order_by("number"):
-        seats.setdefault(seat.table_id, []).append(seat)
-    watchers = dict(
-        live_presence()
-        .filter(table_id__in=ids, seat__isnull=True)
-        .values("table_id")
-        .annotate(n=Count("pk"))
-        .values_list("table_id", "n")
-    )
-    result = []
-    for table in tables:
-        mode = RANKED_MODES.get(table.mode)
-        result.append(
-            LiveTable(
-                table_id=table.pk,
-                kind=table.kind,
-                label=str(mode.label) if mode else str(table.get_kind_display()),
-                players=[seat_label(seat) for seat in seats.get(table.pk, [])],
-                spectators=watchers.get(table.pk, 0),
-                started_at=getattr(getattr(table, "game", None), "started_at", None),
-            )
-        )
-    return result
-
-
-def pending_invitations(user: AbstractBaseUser) -> QuerySet[Any]:
-    """Invitations to private tables that still wait for players."""
-    from accounts.models import Invitation
-    from games.models import Table
-
-    return (
-        Invitation.objects.filter(to_user=user, table__status=Table.Status.WAITING)
-        .select_related("from_user", "table")
-        .order_by("-created_at")
-    )

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import ratings
-from accounts.models import Friendship, Invitation, Profile, RatedGame, Rating, RatingChange, StandIn
+from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
+from games import selectors as game_selectors
+from games.models import Game, StandIn, Table
 from games.modes import RANKED_MODES
+from games.services import broadcast
+from games.services.timers import close_stand_ins
 
 logger = logging.getLogger(__name__)
 
@@ -24,19 +26,19 @@ class FriendshipError(ValueError):
     """A friend request that cannot be made or answered (message for the user)."""
 
 
-def ensure_profile(*, user: AbstractBaseUser) -> Profile:
+def ensure_profile(*, user: User) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
-def get_or_create_rating(*, user: AbstractBaseUser, mode: str) -> Rating:
+def get_or_create_rating(*, user: User, mode: str) -> Rating:
     if mode not in RANKED_MODES:
         raise ValueError(f"unknown ranked mode {mode!r}")
     rating, _created = Rating.objects.get_or_create(user=user, mode=mode)
     return rating
 
 
-def send_friend_request(*, from_user: AbstractBaseUser, to_username: str) -> Friendship:
+def send_friend_request(*, from_user: User, to_username: str) -> Friendship:
     """Ask ``to_username`` to be friends. If they had already asked, the two
     become friends at once."""
     to_user = get_user_model().objects.filter(username__iexact=to_username.strip()).first()
@@ -69,7 +71,7 @@ def _accept(friendship: Friendship) -> Friendship:
     return friendship
 
 
-def accept_friend_request(*, user: AbstractBaseUser, friendship_id: int) -> Friendship:
+def accept_friend_request(*, user: User, friendship_id: int) -> Friendship:
     """Accept a request made to ``user``."""
     with transaction.atomic():
         friendship = Friendship.objects.select_for_update().filter(pk=friendship_id, to_user=user).first()
@@ -80,7 +82,7 @@ def accept_friend_request(*, user: AbstractBaseUser, friendship_id: int) -> Frie
         return _accept(friendship)
 
 
-def remove_friend(*, user: AbstractBaseUser, other_id: int) -> bool:
+def remove_friend(*, user: User, other_id: int) -> bool:
     """End a friendship, decline a request, or cancel one's own request.
     Returns whether something was removed."""
     deleted, _details = Friendship.objects.filter(
@@ -97,8 +99,6 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
     3-4 players are rated by final ranking, pairs by team; a player who
     resigned or abandoned ranks last (accounts.ratings.ranks_from_scores).
     """
-    from games.models import Game, Table
-
     with transaction.atomic():
         game = Game.objects.select_related("table").filter(pk=game_id).first()
         if game is None or game.result is None:
@@ -108,20 +108,20 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         if table.kind != Table.Kind.RANKED or table.status != Table.Status.FINISHED or mode is None:
             return None
         seats = list(table.seats.order_by("number"))
-        if len(seats) < 2 or any(seat.user_id is None for seat in seats):
+        user_ids = [seat.user_id for seat in seats]
+        if len(seats) < 2 or None in user_ids:
             return None
+        members_of = {seat.number: int(seat.user_id or 0) for seat in seats}
         try:
             with transaction.atomic():
                 record = RatedGame.objects.create(game=game, mode=mode.key)
         except IntegrityError:
             return None  # rated already (the end announced twice)
-        for seat in seats:
-            Rating.objects.get_or_create(user_id=seat.user_id, mode=mode.key)
+        for user_id in members_of.values():
+            Rating.objects.get_or_create(user_id=user_id, mode=mode.key)
         rows = {
             row.user_id: row
-            for row in Rating.objects.select_for_update().filter(
-                mode=mode.key, user_id__in=[seat.user_id for seat in seats]
-            )
+            for row in Rating.objects.select_for_update().filter(mode=mode.key, user_id__in=members_of.values())
         }
         teams = bool(game.rules.get("teams"))
         sides = 2 if teams else len(seats)
@@ -139,7 +139,7 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
             last += [side_of[seat] for seat in left if side_of[seat] not in last]
         winner = result.get("winner")
         ranks = ratings.ranks_from_scores(result["scores"], winner=winner, last=last)
-        by_seat = {seat.number: rows[seat.user_id] for seat in seats}
+        by_seat = {number: rows[user_id] for number, user_id in members_of.items()}
         new = ratings.rate_match([[by_seat[n].skill for n in side] for side in members], ranks)
         drawn = winner is None and not last
         for side, numbers in enumerate(members):
@@ -177,8 +177,6 @@ def _outcome(*, drawn: bool, won: bool) -> str:
 def rate_missed_games(*, limit: int = 50) -> int:
     """Rate finished ranked games whose end signal was lost (a process that
     stopped right after the commit). Returns how many were rated."""
-    from games.models import Game, Table
-
     missed = Game.objects.filter(
         table__kind=Table.Kind.RANKED,
         table__status=Table.Status.FINISHED,
@@ -189,7 +187,7 @@ def rate_missed_games(*, limit: int = 50) -> int:
     for game_id, table_id in list(missed):
         if rate_finished_game(game_id=game_id) is not None:
             rated += 1
-        close_stand_ins(table_id=table_id)
+        count_stand_ins_as_abandoned(table_id=table_id)
     return rated
 
 
@@ -199,12 +197,18 @@ def record_abandonment(*, user_id: int) -> None:
     Profile.objects.filter(pk=profile.pk).update(abandoned=F("abandoned") + 1)
 
 
+def count_stand_ins_as_abandoned(*, table_id: int) -> int:
+    """At the end of a game, count an abandoned game against each member a
+    computer was still standing in for (the table forgets its stand-ins)."""
+    members = close_stand_ins(table_id=table_id)
+    for user_id in members:
+        record_abandonment(user_id=user_id)
+    return len(members)
+
+
 def announce_rating_changes(*, record: RatedGame) -> None:
     """Tell the table's sockets the new ratings (public: no tile), as a
     ``{"type": "ratings", "mode": ..., "changes": [...]}`` notice frame."""
-    from games import selectors as game_selectors
-    from games.services import broadcast
-
     game = record.game
     table = game.table
     changes = [
@@ -226,53 +230,3 @@ def announce_rating_changes(*, record: RatedGame) -> None:
         frame=frame,
         table=game_selectors.table_facts(table, game),
     )
-
-
-def invite_friend(*, table: Any, from_user: AbstractBaseUser, friend_id: int) -> Invitation:
-    """Invite a friend to one's waiting private table; they hear of it at once
-    on their lobby socket (``{"type": "invited", ...}``) and on their friends page."""
-    from accounts.selectors import are_friends
-    from games import private
-    from games.matchmaking import user_group
-    from games.models import Table
-
-    friend = get_user_model().objects.filter(pk=friend_id).first()
-    if friend is None or not are_friends(from_user, friend):
-        raise FriendshipError(_("You can invite only your friends."))
-    if table.created_by_id != from_user.pk or table.status != Table.Status.WAITING:
-        raise FriendshipError(_("This table no longer takes players."))
-    invitation, _created = Invitation.objects.get_or_create(
-        table=table, to_user=friend, defaults={"from_user": from_user}
-    )
-    frame = {
-        "type": "invited",
-        "table": table.pk,
-        "from": from_user.get_username(),
-        "url": reverse("accounts:private_join", args=[private.invite_token(table)]),
-    }
-    transaction.on_commit(lambda: _send_to_group(user_group(friend.pk), frame))
-    return invitation
-
-
-def _send_to_group(group: str, frame: dict[str, Any]) -> None:
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, {"type": "lobby.frame", "frame": frame})
-    except Exception:
-        logger.exception("could not send to %s", group)
-
-
-def close_stand_ins(*, table_id: int) -> int:
-    """At the end of a game, count an abandoned game against each member a
-    computer was still standing in for, and forget the stand-ins."""
-    stand_ins = list(StandIn.objects.filter(table_id=table_id))
-    for stand_in in stand_ins:
-        if stand_in.user_id is not None:
-            record_abandonment(user_id=stand_in.user_id)
-    StandIn.objects.filter(pk__in=[s.pk for s in stand_ins]).delete()
-    return len(stand_ins)

@@ -1,4 +1,5 @@
-"""Receivers: a profile for every new member, ratings when a ranked game ends."""
+"""Receivers: a profile for every new member, a guest's tables kept when they
+log in, ratings when a ranked game ends, abandoned games counted."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.http import HttpRequest
 
-from accounts import periodic, services
-from games import clock
+from accounts import services
 from games import services as game_services
-from games.signals import game_finished, table_socket_closed, table_socket_opened
+from games.models import Game, Table
+from games.signals import game_finished, seat_abandoned
 
 logger = logging.getLogger(__name__)
 
@@ -25,17 +27,17 @@ def create_profile(sender: Any, instance: Any, created: bool, **_kwargs: Any) ->
 
 
 @receiver(user_logged_in)
-def adopt_tables_played_as_guest(sender: Any, request: Any, user: Any, **_kwargs: Any) -> None:
+def adopt_tables_played_as_guest(sender: Any, request: HttpRequest | None, user: Any, **_kwargs: Any) -> None:
     # A guest who logs in or signs up mid-game keeps their table: the login
     # gave the session a new key, but the guest key stays in its data.
     session = getattr(request, "session", None)
     guest_key = session.get(game_services.GUEST_KEY_SESSION, "") if session is not None else ""
-    if guest_key and game_services.adopt_guest_seats(guest_key=guest_key, user=user):
+    if session is not None and guest_key and game_services.adopt_guest_seats(guest_key=guest_key, user=user):
         session.pop(game_services.GUEST_KEY_SESSION, None)
 
 
 @receiver(game_finished)
-def rate_game(sender: Any, game: Any, table: Any, **_kwargs: Any) -> None:
+def rate_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
     # Sent after the commit that ended the game: a failure here must not
     # break the move that ended it; the periodic sweep rates missed games.
     try:
@@ -45,42 +47,15 @@ def rate_game(sender: Any, game: Any, table: Any, **_kwargs: Any) -> None:
         return
     if record is not None:
         services.announce_rating_changes(record=record)
+    # After the rating, which ranks the members they stood in for last.
     try:
-        services.close_stand_ins(table_id=table.pk)
+        services.count_stand_ins_as_abandoned(table_id=table.pk)
     except Exception:
         logger.exception("closing the stand-ins of table %s failed", table.pk)
 
 
-@receiver(table_socket_opened)
-def table_socket_opened_presence(
-    sender: Any,
-    table_id: int,
-    seat: int | None,
-    user_id: int | None,
-    session_key: str,
-    channel_name: str,
-    **_kw: Any,
-) -> None:
-    try:
-        periodic.touch_presence(
-            channel_name=channel_name, user_id=user_id, session_key=session_key, table_id=table_id, seat=seat
-        )
-        periodic.keep_table_socket(channel_name)
-        if seat is not None:
-            clock.player_arrived(table_id=table_id, seat=seat)
-        periodic.start_in_process_loop()
-    except Exception:
-        logger.exception("presence of a socket at table %s failed", table_id)
-
-
-@receiver(table_socket_closed)
-def table_socket_closed_presence(
-    sender: Any, table_id: int, seat: int | None, channel_name: str, **_kw: Any
-) -> None:
-    try:
-        periodic.forget_table_socket(channel_name)
-        periodic.drop_presence(channel_name=channel_name)
-        if seat is not None:
-            clock.player_left(table_id=table_id, seat=seat)
-    except Exception:
-        logger.exception("presence of a socket at table %s failed", table_id)
+@receiver(seat_abandoned)
+def count_abandonment(sender: Any, table_id: int, seat: int, user_id: int | None, **_kwargs: Any) -> None:
+    # Inside the transaction that ended the game: counted with it, or not at all.
+    if user_id is not None:
+        services.record_abandonment(user_id=user_id)

@@ -14,7 +14,6 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.forms import FriendRequestForm
 from accounts.ratings import PROVISIONAL_SIGMA
-from games import private
 from games.modes import RANKED_MODES
 
 
@@ -28,7 +27,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "accounts/profile.html",
         {
             "member": member,
-            "profile": services.ensure_profile(user=member),
+            "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
             "recent_games": selectors.recent_games(member),
             "friendship": friendship,
@@ -63,10 +62,6 @@ def friends(request: HttpRequest) -> HttpResponse:
             "friends": selectors.friends_of(request.user),
             "incoming": selectors.incoming_requests(request.user),
             "outgoing": selectors.outgoing_requests(request.user),
-            "invitations": [
-                (invitation, private.invite_token(invitation.table))
-                for invitation in selectors.pending_invitations(request.user)
-            ],
         },
     )
 

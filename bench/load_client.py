@@ -1,7 +1,7 @@
 """The websocket load generator of bench/ws_load.py, run in its own process.
 
 It reads a JSON spec on stdin, plays every seat it is given over real
-websockets (the table protocol, INTERFACES.md section 5) and prints one JSON
+websockets (the table protocol, docs/protocol.md) and prints one JSON
 object of results on stdout. Every seat is a computer-speed person: when its
 ``state`` frame offers legal actions it sends one at once ("saturate"), or when
 its table's next move is due ("paced": one move per table every ``period``

@@ -14,6 +14,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("rules/", include("rules_guide.urls")),
     path("", include("accounts.urls")),
+    path("", include("lobby.urls")),
     path("", include("games.urls")),
     path("", include("games.fair_urls")),
 ]

@@ -10,15 +10,11 @@ broadcast (a gap in ``seq``) catches up from the move log.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.core.cache import cache
 from django.dispatch import Signal
 from django.utils import translation
@@ -28,18 +24,12 @@ from games import dispatch, hints, selectors, services
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game
-from games.services import broadcast
+from games.services import broadcast, timers
 from games.signals import table_socket_closed, table_socket_opened
+from games.sockets import JsonSocket, socket_language
 
 logger = logging.getLogger(__name__)
 
-# A frame longer than this is refused unread (a client frame is < 100 bytes).
-MAX_FRAME_CHARS = 4096
-# Token bucket per socket: RATE_PER_SECOND frames on average, bursts of RATE_BURST.
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
-# A socket that keeps flooding after this many refused frames in a row is closed.
-FLOOD_CLOSE_AFTER = 200
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_FLOOD = 4429
@@ -52,26 +42,7 @@ def spectators_key(table_id: int) -> str:
     return f"games:table:{table_id}:spectators"
 
 
-def socket_language(scope: dict[str, Any]) -> str:
-    """The language of the page that opened the socket: the language cookie,
-    else the browser's Accept-Language, else the default."""
-    headers = dict(scope.get("headers") or [])
-    supported = [code for code, _name in settings.LANGUAGES]
-    cookie = headers.get(b"cookie", b"").decode("latin-1")
-    for part in cookie.split(";"):
-        name, _sep, value = part.strip().partition("=")
-        if name == settings.LANGUAGE_COOKIE_NAME and value in supported:
-            return value
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for item in accept.split(","):
-        code = item.split(";")[0].strip().lower()
-        for candidate in (code, code.split("-")[0]):
-            if candidate in supported:
-                return candidate
-    return settings.LANGUAGE_CODE
-
-
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(JsonSocket):
     table_id: int
     game_id: int | None
     seat: int | None
@@ -90,10 +61,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         broadcast.remember_server_loop(asyncio.get_running_loop())
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.language = socket_language(self.scope)
-        self.tokens = RATE_BURST
-        self.refilled = time.monotonic()
-        self.refused_in_a_row = 0
-        self.limited_at = 0.0
         session = self.scope.get("session")
         guest_key = session.session_key if session is not None else None
         found = await database_sync_to_async(self._find_viewer)(self.scope.get("user"), guest_key)
@@ -113,8 +80,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._count_spectator(+1)
         else:
             self.spectators = max(0, int(await cache.aget(spectators_key(self.table_id), 0)))
-        # Presence first (games.signals: accounts, games.clock), so that the
-        # first state's turn clock already counts this player as present.
+        # Presence first, so that the first state's turn clock already
+        # counts this player as present.
         await database_sync_to_async(self._after_connect)()
         await self._send_sync(None)
 
@@ -145,8 +112,23 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.table_static = {} if game is None else selectors.table_object(table, game, [], spectators=0, facts={})
         return True
 
+    def _opened(self) -> None:
+        """The socket is at the table (or holds a new seat): its presence, the
+        player's return (games.services.timers), then ``table_socket_opened``."""
+        timers.open_table_socket(
+            table_id=self.table_id,
+            seat=self.seat,
+            user_id=self.user_id,
+            session_key=self.guest_key,
+            channel_name=self.channel_name,
+        )
+        self._announce(table_socket_opened)
+
+    def _closed(self) -> None:
+        timers.close_table_socket(table_id=self.table_id, seat=self.seat, channel_name=self.channel_name)
+        self._announce(table_socket_closed)
+
     def _announce(self, signal: Signal) -> None:
-        """``table_socket_opened`` or ``table_socket_closed`` for this socket."""
         signal.send(
             sender=TableConsumer,
             table_id=self.table_id,
@@ -157,21 +139,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         )
 
     def _after_connect(self) -> None:
-        self._announce(table_socket_opened)
+        self._opened()
         if self.game_id is not None and (self.has_computers or not self.humans):
             # After a restart, the computer's pending turn is queued again
             # (a computer's move, or the next round of a table nobody plays).
             dispatch.resume_game(self.game_id)
         dispatch.start_embedded_sweeper()
 
-    async def disconnect(self, code: int) -> None:
-        if self.group is None:
-            return
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+    async def cleanup(self) -> None:
+        """Leave the group, the spectator count and the presence rows, each
+        step even if another failed (JsonSocket runs this once)."""
+        group, self.group = self.group, None
+        if group is None:
+            return  # never joined (no such table, not allowed)
+        steps: list[tuple[str, Callable[[], Any]]] = [
+            ("group", lambda: self.channel_layer.group_discard(group, self.channel_name)),
+            ("presence", lambda: database_sync_to_async(self._closed)()),
+        ]
         if self.seat is None:
-            await self._count_spectator(-1)
-        await database_sync_to_async(self._announce)(table_socket_closed)
-        self.group = None
+            steps.insert(1, ("spectators", lambda: self._count_spectator(-1)))
+        for name, step in steps:
+            try:
+                await step()
+            except Exception:
+                logger.exception("closing a socket of table %s: %s failed", self.table_id, name)
 
     async def _count_spectator(self, delta: int) -> None:
         key = spectators_key(self.table_id)
@@ -199,9 +190,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 # ``commitment``: SHA-256 of the seed, fixed before the deal (games.fairness).
                 frame = {**frame, "table": self.table_object(), "commitment": self.commitment}
             await self.send_json(frame)
-
-    async def send_error(self, code: str, message: str, **extra: Any) -> None:
-        await self.send_json({"type": "error", "code": code, "message": message, **extra})
 
     async def _send_sync(self, after: int | None) -> None:
         """Send the catch-up after event ``after`` (None: a fresh state)."""
@@ -256,8 +244,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         elif self.seat is None:
             await self._count_spectator(+1)
         self.group = new_group
-        # The socket now holds a seat (or lost it): presence follows (games.signals).
-        await database_sync_to_async(self._announce)(table_socket_opened)
+        # The socket now holds a seat (or lost it): presence follows.
+        await database_sync_to_async(self._opened)()
         await self._send_sync(None)
         return True
 
@@ -269,53 +257,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     # -- frames in -------------------------------------------------------------
-
-    def _take_token(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(RATE_BURST, self.tokens + (now - self.refilled) * RATE_PER_SECOND)
-        self.refilled = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            self.refused_in_a_row = 0
-            return True
-        return False
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
-        if not self._take_token():
-            self.refused_in_a_row += 1
-            if self.refused_in_a_row >= FLOOD_CLOSE_AFTER:
-                await self.close(code=CLOSE_FLOOD)
-                return
-            now = time.monotonic()
-            if now - self.limited_at >= 1.0:  # one warning a second, not one per frame
-                self.limited_at = now
-                with translation.override(self.language):
-                    await self.send_error("rate_limited", _("Too many messages: slow down."))
-            return
-        with translation.override(self.language):
-            if text_data is None:
-                await self.send_error("bad_frame", _("Send JSON text frames."), reason="binary")
-                return
-            if len(text_data) > MAX_FRAME_CHARS:
-                await self.send_error("bad_frame", _("This message is too long."), reason="too_large")
-                return
-            try:
-                content = json.loads(text_data)
-            except ValueError:
-                await self.send_error("bad_frame", _("This message is not valid JSON."), reason="json")
-                return
-            if not isinstance(content, dict):
-                await self.send_error("bad_frame", _("A message is a JSON object with a type."), reason="shape")
-                return
-            await self.receive_json(content)
-
-    async def receive_json(self, content: dict[str, Any], **kwargs: Any) -> None:
-        kind = content.get("type")
-        handler = self.HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            await self.send_error("bad_frame", _("Unknown message type."), reason="unknown_type")
-            return
-        await handler(self, content)
 
     def _seq_of(self, content: dict[str, Any], *, required: bool) -> int | bool | None:
         seq = content.get("seq")
@@ -376,7 +317,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})
 
-    HANDLERS: dict[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
+    handlers: Mapping[str, Callable[[TableConsumer, dict[str, Any]], Any]] = {
         "play": handle_action,
         "draw": handle_action,
         "pass": handle_action,

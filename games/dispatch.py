@@ -28,7 +28,7 @@ from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django.utils import timezone
 
-from games import selectors, services
+from games import review, selectors, services
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def queue_review(game_id: int) -> None:
         try:
             review_game.apply_async((game_id,))
         except Exception:
-            # The broker is away: the replay page queues it again when visited.
+            # The broker is away: the periodic sweep queues it again.
             logger.exception("could not queue the review of game %s", game_id)
 
 
@@ -206,6 +206,15 @@ def requeue_stalled_games(*, idle_for: timedelta | None = None) -> int:
     return len(games)
 
 
+def requeue_missing_reviews() -> int:
+    """Queue the reviews of finished games that have none, or whose
+    computation was abandoned (a few per sweep, newest first)."""
+    missing = review.missing_reviews()
+    for game_id in missing:
+        queue_review(game_id)
+    return len(missing)
+
+
 def resume_game(game_id: int) -> bool:
     """Queue the computer's turn at one game if it waits for it and has not
     moved for a while (a socket connected to it: maybe after a restart)."""
@@ -230,6 +239,7 @@ def _sweep_forever(every: float) -> None:
         close_old_connections()
         try:
             requeue_stalled_games()
+            requeue_missing_reviews()
         except Exception:
             logger.exception("the stalled-games sweep failed")
         finally:

@@ -10,25 +10,27 @@
   salt. The server draws its seed and shows its commitment on the form
   *before* the member types a salt; the deal then comes from both
   (``games.engine.verify.salted_seed``), so neither chooses it alone.
-- ``SaltFields``: the two form fields of that flow (private tables).
+- ``new_seed``: every game's private seed.
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import MutableMapping
 from typing import Any
-
-from django import forms
-from django.utils.translation import gettext_lazy as _
 
 from games.engine import Rules, commit_seed
 from games.engine.verify import FORMAT
 from games.models import Game, Move, Seat, Table
-from games.services.tables import new_seed
 
 PLAY_KINDS = (Move.Kind.PLAY, Move.Kind.DRAW, Move.Kind.PASS)
 VERIFY_COMMAND = "python -m games.engine.verify"
 SALT_MAX_LENGTH = 64
+
+
+def new_seed() -> str:
+    """A fresh private seed: 128 random bits from the system's CSPRNG."""
+    return secrets.token_hex(16)
 
 
 def replay_filename(table: Table) -> str:
@@ -129,50 +131,3 @@ def claim_server_seed(session: MutableMapping[str, Any], commitment: str) -> str
     if seed is None or commit_seed(seed) != commitment:
         return None
     return str(seed)
-
-
-class SaltFields(forms.Form):
-    """A member's salt for the deal, with the server's commitment it answers.
-
-    Mix into a form (``class F(SaltFields, forms.Form)``), render with
-    ``{% include "games/_salt_fields.html" %}``, then call ``seed_choice``.
-    """
-
-    fair_play_fields = ("salt", "commitment")
-
-    salt = forms.CharField(
-        label=_("Your salt for the deal (optional)"),
-        required=False,
-        max_length=SALT_MAX_LENGTH,
-        strip=True,
-        help_text=_(
-            "Any words or numbers. They are mixed with the server's secret seed, whose fingerprint is "
-            "shown here before you type: so not even the server chooses the deal alone."
-        ),
-        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
-    )
-    commitment = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
-
-    def clean_salt(self) -> str:
-        salt = self.cleaned_data.get("salt") or ""
-        if any(not character.isprintable() for character in salt):
-            raise forms.ValidationError(_("Use letters, digits and punctuation only."))
-        return salt
-
-    def seed_choice(self, session: MutableMapping[str, Any]) -> tuple[str | None, str] | None:
-        """(server seed, salt) for ``create_table``: the server seed is the one
-        whose commitment the form showed. None when a salt answers a
-        commitment no longer known (expired, used): the form then holds an
-        error and a new commitment, to send again."""
-        salt = self.cleaned_data.get("salt") or ""
-        commitment = self.cleaned_data.get("commitment") or ""
-        server_seed = claim_server_seed(session, commitment) if commitment else None
-        if salt and server_seed is None:
-            self.add_error(
-                "salt",
-                _("The server's fingerprint shown with this form has expired: here is a new one, send the form again."),
-            )
-            self.data = self.data.copy()
-            self.data[self.add_prefix("commitment")] = offer_commitment(session)
-            return None
-        return server_seed, salt

@@ -1,16 +1,19 @@
-"""Forms of the games app."""
+"""Forms of the games app: playing the computer, and a member's salt for a
+deal (games.fairness)."""
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games import fairness
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, rules_for
-from rules_guide.facts import variant_name
+from games.variants import variant_name
 
 TARGET_LABELS = {
     0: _("One round"),
@@ -94,3 +97,50 @@ class PlayComputerForm(forms.Form):
                 raise forms.ValidationError(_("These choices do not go together.")) from None
         data["teams"] = teams
         return data
+
+
+class SaltFields(forms.Form):
+    """A member's salt for the deal, with the server's commitment it answers.
+
+    Mix into a form (``class F(SaltFields, forms.Form)``), render with
+    ``{% include "games/_salt_fields.html" %}``, then call ``seed_choice``.
+    """
+
+    fair_play_fields = ("salt", "commitment")
+
+    salt = forms.CharField(
+        label=_("Your salt for the deal (optional)"),
+        required=False,
+        max_length=fairness.SALT_MAX_LENGTH,
+        strip=True,
+        help_text=_(
+            "Any words or numbers. They are mixed with the server's secret seed, whose fingerprint is "
+            "shown here before you type: so not even the server chooses the deal alone."
+        ),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    commitment = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def clean_salt(self) -> str:
+        salt = self.cleaned_data.get("salt") or ""
+        if any(not character.isprintable() for character in salt):
+            raise forms.ValidationError(_("Use letters, digits and punctuation only."))
+        return salt
+
+    def seed_choice(self, session: MutableMapping[str, Any]) -> tuple[str | None, str] | None:
+        """(server seed, salt) for ``create_table``: the server seed is the one
+        whose commitment the form showed. None when a salt answers a
+        commitment no longer known (expired, used): the form then holds an
+        error and a new commitment, to send again."""
+        salt = self.cleaned_data.get("salt") or ""
+        commitment = self.cleaned_data.get("commitment") or ""
+        server_seed = fairness.claim_server_seed(session, commitment) if commitment else None
+        if salt and server_seed is None:
+            self.add_error(
+                "salt",
+                _("The server's fingerprint shown with this form has expired: here is a new one, send the form again."),
+            )
+            self.data = self.data.copy()
+            self.data[self.add_prefix("commitment")] = fairness.offer_commitment(session)
+            return None
+        return server_seed, salt

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -193,3 +194,46 @@ class GameReview(models.Model):
 
     def __str__(self) -> str:
         return f"review of game {self.game_id} ({self.status})"
+
+
+class Presence(models.Model):
+    """A live socket (lobby or table), refreshed while it lives, counted as
+    "online" by distinct member or guest session."""
+
+    channel_name = models.CharField(max_length=200, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True)
+    session_key = models.CharField(max_length=64, blank=True)
+    # A table socket: its table, and the seat of its player (None: a spectator).
+    table_id = models.PositiveBigIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    seen_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        db_table = "accounts_presence"  # created by accounts; moved here without moving data
+        indexes = [models.Index(fields=["table_id", "seat"], name="presence_by_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.user or self.session_key or 'anonymous'} @ {self.channel_name}"
+
+    @property
+    def visitor(self) -> str:
+        if self.user_id:
+            return f"user:{self.user_id}"
+        return f"session:{self.session_key or self.channel_name}"
+
+
+class StandIn(models.Model):
+    """A computer playing for a person who left a table of three or more
+    (games.services.timers), until they come back."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stand_ins")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "accounts_standin"  # created by accounts; moved here without moving data
+        constraints = [models.UniqueConstraint(fields=["table", "seat"], name="one_stand_in_per_seat")]
+
+    def __str__(self) -> str:
+        return f"computer for seat {self.seat} of table {self.table_id}"

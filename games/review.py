@@ -27,7 +27,8 @@ from games import selectors
 from games.analysis import analyse, canonical, distinct_plays, play_key
 from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
 from games.engine.verify import computer_seed
-from games.models import Game, GameReview, Move, Seat
+from games.fairness import is_published
+from games.models import Game, GameReview, Move, Seat, Table
 
 logger = logging.getLogger(__name__)
 
@@ -211,8 +212,6 @@ def review_game(*, game_id: int) -> str:
     "exists" (already done), "running" (another task is on it), "not_finished"
     or "no_game". Idempotent: a repeated, redelivered or concurrent task
     leaves one row with the same content and does not compute it twice."""
-    from games.fairness import is_published
-
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         return "no_game"
@@ -250,19 +249,26 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
     }
 
 
-def panel_context(game: Game) -> dict[str, Any]:
-    """The review as the replay page shows it (queued now if it is missing:
-    a game finished before reviews existed, or a lost task)."""
-    review = GameReview.objects.filter(game=game).first()
-    stale = (
-        review is not None
-        and review.status == GameReview.Status.PENDING
-        and (review.started_at is None or review.started_at < timezone.now() - review_lease())
+def missing_reviews(*, limit: int = 5) -> list[int]:
+    """Finished games, newest first, whose review is missing (a game finished
+    before reviews existed, a lost task) or whose computation was abandoned
+    (its lease ran out). Read by the periodic sweep (games.dispatch), which
+    queues them: a page never queues work while it renders."""
+    stale_pending = Q(review__status=GameReview.Status.PENDING) & (
+        Q(review__started_at__isnull=True) | Q(review__started_at__lt=timezone.now() - review_lease())
     )
-    if review is None or stale:
-        from games import dispatch
+    return list(
+        Game.objects.filter(finished_at__isnull=False, table__status=Table.Status.FINISHED, state__isnull=False)
+        .filter(Q(review__isnull=True) | stale_pending)
+        .order_by("-finished_at")
+        .values_list("pk", flat=True)[:limit]
+    )
 
-        dispatch.queue_review(game.pk)
+
+def panel_context(game: Game) -> dict[str, Any]:
+    """The review as the replay page shows it (read only: a missing review is
+    queued by the periodic sweep, ``missing_reviews``)."""
+    review = GameReview.objects.filter(game=game).first()
     names = {player["seat"]: player["name"] for player in selectors.table_players(game.table)}
     ready = review is not None and review.status == GameReview.Status.READY and review.data is not None
     data = review.data if ready and review is not None else {}

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games.clock import clock_facts
 from games.engine import (
     Draw,
     Pass,
@@ -181,6 +182,18 @@ def seat_name(seat: Seat, computer_number: int = 1) -> str:
     return pgettext("seat", "Open seat")
 
 
+def seat_names(seats: Iterable[Seat]) -> dict[int, str]:
+    """The names of a table's seats by number, as every page shows them (in
+    the active language; computers numbered in seat order)."""
+    names = {}
+    computers = 0
+    for seat in sorted(seats, key=lambda s: s.number):
+        if seat.is_computer:
+            computers += 1
+        names[seat.number] = seat_name(seat, computers)
+    return names
+
+
 def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dict[str, Any]]:
     """The players of a table as the page and the ``state`` frames show them
     (names in the active language); ``seats``: already loaded (``table_seats``)."""
@@ -197,7 +210,7 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
                 "name": seat_name(seat, computers),
                 "kind": seat.kind,
                 "level": seat.level or None,
-                "member": seat.user.get_username() if seat.user_id else None,
+                "member": seat.user.get_username() if seat.user is not None else None,
             }
         )
     return players
@@ -207,8 +220,6 @@ def table_facts(table: Table, game: Game, humans: Collection[int] | None = None)
     """The live facts of a table sent with every broadcast (no names: those
     are translated per viewer); ``clock``: the turn timer (games.clock).
     ``humans``: the seats held by people, when the caller has read them."""
-    from games.clock import clock_facts
-
     return {"status": table.status, "draw_offers": sorted(game.draw_offers), **clock_facts(table, game, humans)}
 
 

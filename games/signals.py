@@ -10,8 +10,14 @@ from django.dispatch import Signal
 
 game_finished = Signal()
 
-# A table socket opened or closed (presence, timers: accounts listens).
+# A table socket opened or closed (the lobby starts its embedded loop).
 # Arguments: table_id, seat (None for a spectator), user_id (or None),
 # session_key ("" if none), channel_name. Sent from a worker thread.
 table_socket_opened = Signal()
 table_socket_closed = Signal()
+
+# A person left a game and it ended against them (an abandonment: the clock
+# ran out while they were away, or their opponent claimed the win). Sent
+# inside the transaction that ended it. Arguments: table_id, seat, user_id
+# (None for a guest). The members' app counts it against the member.
+seat_abandoned = Signal()

@@ -3,7 +3,8 @@
 ``compute_ai_move(game_id, seq)`` is queued after every commit that leaves a
 computer to act (games.dispatch); ``review_game(game_id)`` after a game
 ends (on ``game_finished``); ``sweep_stalled_games`` runs periodically
-(Celery beat) and when a worker starts, and requeues lost computer turns.
+(Celery beat) and when a worker starts, and requeues lost computer turns
+and missing reviews.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from games import dispatch, services
+from games import dispatch, review, services
 
 
 @shared_task(ignore_result=True)
@@ -42,8 +43,6 @@ def compute_ai_move(game_id: int, seq: int) -> str:
 def review_game(game_id: int) -> str:
     """Compute the post-game review of a finished game once (games.review);
     a repeated task finds it done and returns "exists"."""
-    from games import review
-
     return review.review_game(game_id=game_id)
 
 
@@ -52,7 +51,9 @@ def sweep_stalled_games(idle_seconds: float | None = None) -> int:
     """Requeue the computer turns of games that have not moved for a while
     (``idle_seconds``, default ``dispatch.stall_after()``)."""
     idle = None if idle_seconds is None else timedelta(seconds=idle_seconds)
-    return dispatch.requeue_stalled_games(idle_for=idle)
+    requeued = dispatch.requeue_stalled_games(idle_for=idle)
+    dispatch.requeue_missing_reviews()
+    return requeued
 
 
 @worker_ready.connect

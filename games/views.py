@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import selectors, services
 from games.forms import PlayComputerForm, preset_limits
 from games.models import Table
-from rules_guide import rules_url_for
+from games.services import timers
+from games.variants import rules_url_for
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -60,7 +61,7 @@ def table_config(table: Table, seat: int | None) -> dict[str, Any]:
     game = table.game
     return {
         "tableId": table.pk,
-        "wsPath": f"/ws/table/{table.pk}/",
+        "wsPath": f"/ws/table/{table.pk}/",  # websocket routes have no reverse()
         "seat": seat,
         "players": selectors.table_players(table),
         "rulesUrl": rules_url_for(game.preset),
@@ -81,3 +82,21 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
     return render(request, "games/table.html", {"table": table, "config": table_config(table, seat)})
+
+
+@require_POST
+def claim_win(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A duel player claims the win over an opponent who left (games.services.timers)."""
+    table = get_object_or_404(Table, pk=table_id)
+    seat = None
+    if request.user.is_authenticated:
+        seat = table.seats.filter(user=request.user).values_list("number", flat=True).first()
+    if seat is None:
+        return JsonResponse({"ok": False, "code": "not_seated"}, status=403)
+    try:
+        timers.claim_win(game_id=table.game.pk, seat=seat)
+    except services.GameError as error:
+        return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JsonResponse({"ok": True})
+    return redirect("games:table", table_id=table.pk)

@@ -1,8 +1,3 @@
-"""The rules guide (/rules/). Other apps link into it with ``rules_url_for(preset)``."""
-
-
-def rules_url_for(preset: str) -> str:
-    """``/rules/#variant-<preset>``: the guide opened at that variant's rules (see ``links``)."""
-    from rules_guide.links import rules_url_for as url_for
-
-    return url_for(preset)
+"""The rules guide (/rules/): a page on top of the other apps. It reads the
+engine, the variants (games.variants, which also gives other apps the links
+into the guide) and nothing imports it."""

@@ -21,40 +21,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
+from games import clock
+from games.ai import LEVELS
 from games.engine.rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, rules_for
 from games.engine.tiles import TILES
+from games.modes import RANKED_MODES
+from games.variants import VARIANT_NAMES, VARIANT_SUMMARIES
 
 # The order the variants appear in: the presets' own order.
-VARIANT_NAMES: dict[str, Promise] = {
-    "classic-draw": _("Classic, with drawing"),
-    "classic-block": _("Classic, without drawing"),
-    "arena": _("Arena"),
-    "quick": _("Quick"),
-    "duel-block": _("Block duel"),
-}
-
-VARIANT_SUMMARIES: dict[str, Promise] = {
-    "classic-draw": _(
-        "The reference game: a boneyard to draw from, several rounds, and the tie of a "
-        "blocked round goes to the opener's side of the table."
-    ),
-    "classic-block": _(
-        "The same game with no drawing at all: whoever cannot play passes, so rounds are "
-        "shorter and blocking your opponents matters more."
-    ),
-    "arena": _(
-        "A draw game for two, three or four players, or for two pairs of partners, where "
-        "the winning pair scores every other hand."
-    ),
-    "quick": _(
-        "A brisk draw game: smaller hands when three or four play, the winner of a round "
-        "opens the next one, and a tied blocked round scores nothing."
-    ),
-    "duel-block": _(
-        "A one-on-one block game, the ranked duel: no drawing, and a tied blocked round is a draw."
-    ),
-}
-
 NEXT_OPENER_LABELS: dict[str, Promise] = {
     "next": _("the player after the previous round's opener, with any tile"),
     "winner": _(
@@ -324,10 +298,6 @@ def variants() -> tuple[Variant, ...]:
     return tuple(result)
 
 
-def variant_name(preset: str) -> Promise | str:
-    return VARIANT_NAMES.get(preset, preset)
-
-
 @dataclass(frozen=True)
 class SetFacts:
     tiles: int
@@ -429,15 +399,11 @@ class RankedRow:
 
 def levels() -> tuple[Level, ...]:
     """The computer levels the AI offers, with what each does."""
-    from games.ai import LEVELS
-
     return tuple(Level(key, LEVEL_NAMES.get(key, key), LEVEL_DESCRIPTIONS.get(key, "")) for key in LEVELS)
 
 
 def ranked_rows(all_variants: tuple[Variant, ...]) -> tuple[RankedRow, ...]:
     """Every ranked mode (``games.modes.RANKED_MODES``) with its engine rules."""
-    from games.modes import RANKED_MODES
-
     by_preset = {variant.preset: variant for variant in all_variants}
     rows = []
     for mode in RANKED_MODES.values():
@@ -562,8 +528,6 @@ def duration_label(delta: timedelta) -> str:
 
 def timers() -> dict[str, str]:
     """The clock of tables with several people (``games.clock``), as durations."""
-    from games import clock
-
     return {
         "turn": duration_label(clock.turn_time()),
         "grace": duration_label(clock.grace_time()),

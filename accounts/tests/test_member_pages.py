@@ -9,7 +9,7 @@ from django.test import Client
 
 from accounts import ratings, services
 from accounts.models import Friendship, Rating
-from accounts.tests.helpers import play_out, ranked_table
+from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -147,19 +147,19 @@ def test_home_page_shows_the_live_counters_and_the_ranked_modes(client: Client, 
     assert "<strong data-searching>" in html
     for mode in ("duel-block", "duel-draw", "three", "four", "pairs"):
         assert f'data-searching-mode="{mode}"' in html
-    assert "accounts/js/counters.js" in html
+    assert "lobby/js/counters.js" in html
     assert "/accounts/signup/?next=/ranked/" in html
 
 
 def test_the_admin_lists_member_data(admin_client) -> None:
     for path in (
-        "rating",
-        "friendship",
-        "queueentry",
-        "ratedgame",
-        "profile",
-        "standin",
-        "invitation",
-        "presence",
+        "accounts/rating",
+        "accounts/friendship",
+        "accounts/ratedgame",
+        "accounts/profile",
+        "lobby/queueentry",
+        "lobby/invitation",
+        "games/standin",
+        "games/presence",
     ):
-        assert admin_client.get(f"/admin/accounts/{path}/").status_code == 200, path
+        assert admin_client.get(f"/admin/{path}/").status_code == 200, path

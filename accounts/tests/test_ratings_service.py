@@ -6,9 +6,9 @@ import pytest
 
 from accounts import ratings, services
 from accounts.models import Profile, RatedGame, Rating, RatingChange
-from accounts.tests.helpers import play_out, ranked_table
 from games import services as game_services
 from games.models import Game, Table
+from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -116,8 +116,20 @@ def test_abandonment_is_counted_against_the_leaver(make_member) -> None:
     assert Profile.objects.get(user=alice).abandoned == 2
 
 
+def test_a_claimed_abandonment_counts_against_the_leaver(make_member) -> None:
+    from games.services import timers
+
+    alice, bob = make_member("alice"), make_member("bob")
+    table = ranked_table([alice, bob])
+    game = Game.objects.get(table=table)
+    timers.abandon(game_id=game.pk, seat=game.to_move)
+    leaver = (alice, bob)[game.to_move]
+    assert Profile.objects.get(user=leaver).abandoned == 1
+    assert Profile.objects.get(user=(bob if leaver == alice else alice)).abandoned == 0
+
+
 def test_a_player_who_left_for_good_ranks_last_and_is_counted_as_abandoning(make_member) -> None:
-    from accounts.models import StandIn
+    from games.models import StandIn
 
     users = [make_member(f"p{i}") for i in range(3)]
     table = ranked_table(users, "three")
@@ -127,7 +139,7 @@ def test_a_player_who_left_for_good_ranks_last_and_is_counted_as_abandoning(make
     change = RatingChange.objects.get(seat=2)
     assert change.rank == 3
     assert change.outcome == "loss"
-    assert services.close_stand_ins(table_id=table.pk) == 1
+    assert services.count_stand_ins_as_abandoned(table_id=table.pk) == 1
     assert Profile.objects.get(user=users[2]).abandoned == 1
     assert not StandIn.objects.exists()
 

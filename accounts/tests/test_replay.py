@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from accounts.replays import replay_steps
-from accounts.tests.helpers import play_out, ranked_table
 from games import selectors
 from games.models import Game, Move
+from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
 

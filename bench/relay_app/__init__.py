@@ -1,6 +1,6 @@
 """The bare Channels relay: the yardstick of bench/ws_load.py.
 
-It speaks just enough of the table protocol (INTERFACES.md section 5) for the
+It speaks just enough of the table protocol (docs/protocol.md) for the
 same load generator to drive it: one frame in, ``group_send`` to the same
 groups as the site (``table.<id>.seat.<n>`` and ``table.<id>.public``) with
 frames of the same size (built once from a real mid-round engine state), on

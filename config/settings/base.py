@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "games",
+    "lobby",
     "rules_guide",
 ]
 
@@ -86,6 +87,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "lobby.context_processors.invitations",
             ],
         },
     },
@@ -119,7 +121,7 @@ if REDIS_URL:
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
                 # redis-py's 5 s socket timeout races the layer's 5 s blocking
-                # read, and its pool raises when exhausted (STACK-NOTES.md).
+                # read, and its pool raises when exhausted (docs/stack.md).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections": 4000}],
                 "capacity": 2000,
                 "expiry": 30,
@@ -175,9 +177,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 10},
     },
     # Matchmaking, the lobby counters, turn timers and absent players
-    # (accounts.periodic.tick; in-process in the embedded mode).
+    # (lobby.periodic.tick; in-process in the embedded mode).
     "lobby-tick": {
-        "task": "accounts.tasks.lobby_tick",
+        "task": "lobby.tasks.lobby_tick",
         "schedule": float(os.environ.get("LOBBY_TICK_SECONDS", "3")),
         "options": {"expires": 5},
     },

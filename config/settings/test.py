@@ -12,10 +12,10 @@ CELERY_TASK_ALWAYS_EAGER = True
 REVIEW_BUDGET_MS = 20
 REVIEW_DEALS = 30
 # No lobby tick thread (matchmaking, timers) behind the tests' backs: the
-# tests that need it start it or call accounts.periodic.tick() themselves.
+# tests that need it start it or call lobby.periodic.tick() themselves.
 LOBBY_TICK_IN_PROCESS = False
 # No stalled-games sweep thread (games.dispatch) either: tests call it.
 GAMES_SWEEP_SECONDS = 0
-# No table-presence refresh thread (accounts.periodic.keep_table_socket):
+# No table-presence refresh thread (games.presence.keep_table_socket):
 # tests call refresh_table_sockets() themselves.
 PRESENCE_KEEPER = False

@@ -1,6 +1,6 @@
 """Computer players: ``choose_action(view, level, seed=..., budget_ms=...)``.
 
-Three levels (SPEC.md section 3, seed 003), one interface
+Three levels (seed 003, docs/ai.md), one interface
 (``choose(view, rng) -> Action``): ``easy`` plays at random, ``medium`` by a
 heuristic, ``hard`` by determinized Monte Carlo search with exact endgames.
 Each reads only the view of its seat; the same view, level and seed give the

@@ -6,7 +6,7 @@ Python integers and lists: no objects per move, no global random. The
 simulator knows nothing about views; ``games.ai.knowledge`` turns a view into
 the masks used here, and the search player deals the hidden tiles itself.
 
-Rules reproduced (SPEC.md section 2): two open ends, no spinner; in the draw
+Rules reproduced (docs/rules-engine.md): two open ends, no spinner; in the draw
 game a player who cannot play draws until a tile fits and plays it, and passes
 only with the boneyard empty; a round ends on "domino" or blocked (nobody can
 play; with ``closed_board`` as soon as both ends show a number whose seven

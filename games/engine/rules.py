@@ -1,7 +1,7 @@
 """The rules object, the five named presets, and what each preset lets a table choose.
 
 Everything that differs between the reference sites is one field of ``Rules``
-(SPEC.md section 2). A preset fixes the rule options; a table then picks the
+(docs/rules-engine.md). A preset fixes the rule options; a table then picks the
 number of players, pairs or not, and the target among the values its preset
 allows (``PRESET_OPTIONS``), through ``rules_for``.
 """

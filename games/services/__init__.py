@@ -1,4 +1,4 @@
-"""The only code that writes games (STYLE.md). Other apps call these:
+"""The only code that writes games (docs/architecture.md). Other apps call these:
 
 - ``create_table(*, kind, rules, preset, seats, public, created_by=None, mode="", start=True)``
   with ``SeatSpec(user=..., guest_key=..., level=..., name=...)`` per seat;
@@ -13,17 +13,18 @@
 Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
 """
 
+from games.ai import LEVELS
+from games.fairness import new_seed
+
 from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
 from .tables import (
     GUEST_KEY_SESSION,
-    LEVELS,
     SeatSpec,
     adopt_guest_seats,
     create_computer_table,
     create_table,
-    new_seed,
     start_game,
 )
 

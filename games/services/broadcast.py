@@ -2,7 +2,7 @@
 
 Every seat has its own group (``table.<id>.seat.<n>``), spectators share
 ``table.<id>.public``. Each group gets frames computed for its viewer only.
-The layer may drop messages (STACK-NOTES.md): clients and consumers catch
+The layer may drop messages (docs/stack.md): clients and consumers catch
 up from the move log by ``seq``, so a failed send is logged, never raised.
 """
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -71,7 +72,7 @@ class ComputerDecision:
         return cls(**data)
 
 
-def _wait_ms(since: Any, delay_ms: float) -> float:
+def _wait_ms(since: datetime, delay_ms: float) -> float:
     """What remains of ``delay_ms`` after ``since`` (the last move)."""
     elapsed_ms = (timezone.now() - since).total_seconds() * 1000
     return max(0.0, min(delay_ms, delay_ms - elapsed_ms))

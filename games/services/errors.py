@@ -1,5 +1,5 @@
 """Why a game command was refused. Each error has a protocol ``code``
-(INTERFACES.md section 5) and changes nothing: the transaction is rolled back."""
+(docs/protocol.md) and changes nothing: the transaction is rolled back."""
 
 from __future__ import annotations
 

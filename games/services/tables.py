@@ -6,11 +6,10 @@ here, by matchmaking and by private tables. Keep its signature stable.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,6 +18,7 @@ from games import selectors
 from games.ai import LEVELS
 from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for
 from games.engine.verify import salted_seed
+from games.fairness import new_seed
 from games.models import Game, Seat, Table
 
 from . import broadcast
@@ -33,7 +33,7 @@ class SeatSpec:
     name of a person (default: the username; guests and computers get
     translated names)."""
 
-    user: AbstractBaseUser | None = None
+    user: User | None = None
     guest_key: str = ""
     level: str = ""
     name: str = ""
@@ -50,11 +50,6 @@ class SeatSpec:
         return self.user is None and not self.guest_key and not self.level
 
 
-def new_seed() -> str:
-    """A fresh private seed: 128 random bits from the system's CSPRNG."""
-    return secrets.token_hex(16)
-
-
 def create_table(
     *,
     kind: str,
@@ -62,7 +57,7 @@ def create_table(
     preset: str,
     seats: Sequence[SeatSpec],
     public: bool,
-    created_by: AbstractBaseUser | None = None,
+    created_by: User | None = None,
     mode: str = "",
     start: bool = True,
     server_seed: str | None = None,
@@ -121,7 +116,7 @@ def create_table(
 
 def create_computer_table(
     *,
-    user: AbstractBaseUser | None = None,
+    user: User | None = None,
     guest_key: str = "",
     preset: str,
     players: int,
@@ -188,7 +183,7 @@ def start_game(*, table: Table) -> Game:
 GUEST_KEY_SESSION = "guest_key"
 
 
-def adopt_guest_seats(*, guest_key: str, user: AbstractBaseUser) -> int:
+def adopt_guest_seats(*, guest_key: str, user: User) -> int:
     """Give ``user`` the seats a guest holds under ``guest_key`` (called when
     that guest logs in or signs up, so their game goes on as a member's and
     shows on their profile). A table where the member already sits keeps the

@@ -2,7 +2,7 @@
 
 Scripted tests render games/table.html and route its websocket (Playwright's
 ``route_web_socket``) to ``ScriptedTable``: a stand-in for the consumer that
-runs the real engine and speaks the protocol of INTERFACES.md section 5, so a
+runs the real engine and speaks the protocol of docs/protocol.md, so a
 situation (a tile fitting both ends, a dropped connection, a stale move) can be
 built on purpose. Live tests play on the real site (Daphne, consumer, computer
 moves) from the home page to the game-over panel.

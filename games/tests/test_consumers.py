@@ -15,7 +15,7 @@ from games.services import broadcast
 from games.tests.factories import ComputerSeatFactory, UserFactory, make_table
 from games.tests.sockets import Socket, dumps, new_session
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("computer_queue", "fresh_layer")]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("computer_queue")]
 
 
 @database_sync_to_async
@@ -261,14 +261,14 @@ async def test_a_stale_seq_says_where_the_table_is() -> None:
 async def test_flooding_is_rate_limited_then_closed(monkeypatch) -> None:
     from games import consumers
 
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 0.001)  # no refill during the test
+    monkeypatch.setattr(consumers.TableConsumer, "rate_per_second", 0.001)  # no refill during the test
     table_id, _game_id, sockets, _ = await seated_pair()
     watcher = Socket(table_id)
     await watcher.connect()
-    for _ in range(int(consumers.RATE_BURST) + 24):
+    for _ in range(int(consumers.TableConsumer.rate_burst) + 24):
         await watcher.send({"type": "ping"})
     frames = await watcher.drain(0.3)
-    assert sum(1 for f in frames if f["type"] == "pong") == consumers.RATE_BURST
+    assert sum(1 for f in frames if f["type"] == "pong") == consumers.TableConsumer.rate_burst
     errors = [f["code"] for f in frames if f["type"] == "error"]
     assert 1 <= len(errors) <= 3
     assert set(errors) == {"rate_limited"}

@@ -135,33 +135,3 @@ async def test_the_hint_is_refused_in_a_ranked_game_and_for_spectators() -> None
     await watcher.send({"type": "hint"})
     assert (await watcher.until("error"))["code"] == "not_seated"
     await watcher.close()
-
-
-@pytest.mark.django_db
-@pytest.mark.usefixtures("computer_queue")
-def test_the_waiting_table_and_the_replay_show_the_salt_and_the_fingerprint() -> None:
-    from django.test.testcases import TestCase
-
-    from games.private import seat_computer
-    from games.tests.test_fairness import finish
-
-    user = UserFactory.create()
-    client = Client()
-    client.force_login(user)
-    commitment = client.get("/private/new/").context["form"]["commitment"].value()
-    client.post(
-        "/private/new/",
-        {"preset": "duel-block", "players": 2, "target": 0, "public": "on", "salt": "pepper & salt", "commitment": commitment},
-    )
-    game = Game.objects.get(table__created_by=user)
-    waiting = client.get(f"/private/{game.table_id}/").content.decode()
-    assert commitment in waiting
-    assert "pepper &amp; salt" in waiting
-    assert game.seed not in waiting
-    assert game.server_seed not in waiting
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        seat_computer(table_id=game.table_id, owner=user, number=1, level="easy")
-    finish(game)
-    page = client.get(f"/table/{game.table_id}/replay/").content.decode()
-    assert game.server_seed in page
-    assert "pepper &amp; salt" in page

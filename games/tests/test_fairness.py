@@ -242,7 +242,8 @@ def test_members_seats_do_not_matter_to_the_published_record() -> None:
 
 
 def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() -> None:
-    from games import clock, review
+    from games import review
+    from games.services import timers
 
     table = make_table(preset="duel-block", seats=[GuestSeatFactory.build(), GuestSeatFactory.build()])
     game = Game.objects.get(table=table)
@@ -250,10 +251,10 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
         game.refresh_from_db()
         if game.to_move is None:
             break
-        clock.play_for(game_id=game.pk, seat=game.to_move, by="server")
+        timers.play_for(game_id=game.pk, seat=game.to_move, by="server")
         game.refresh_from_db()
         if game.to_move is not None:
-            clock.play_for(game_id=game.pk, seat=game.to_move, by="computer")
+            timers.play_for(game_id=game.pk, seat=game.to_move, by="computer")
     # A move of an older version: "by" without how it was chosen.
     game.refresh_from_db()
     if game.to_move is not None:
@@ -265,7 +266,7 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
     data = fairness.build_replay(game)
     marked = [frame for frame in data["actions"] if "computer" in frame]
     assert marked
-    assert all(frame["computer"]["level"] == clock.STAND_IN_LEVEL for frame in marked)
+    assert all(frame["computer"]["level"] == timers.STAND_IN_LEVEL for frame in marked)
     assert verify_replay(data, computer=True).computer_checked == len(marked)
     checks = review.build_review(game)["computer"]
     assert len(checks) == len(marked)

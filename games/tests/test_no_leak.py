@@ -169,7 +169,7 @@ SOCKET_GAMES = [
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.usefixtures("computer_queue", "fresh_layer")
+@pytest.mark.usefixtures("computer_queue")
 @pytest.mark.parametrize(("preset", "players", "teams", "target"), SOCKET_GAMES)
 async def test_every_frame_to_every_player_and_a_spectator_leaks_no_tile(
     preset: str, players: int, teams: bool, target: int, monkeypatch
@@ -179,7 +179,7 @@ async def test_every_frame_to_every_player_and_a_spectator_leaks_no_tile(
     keeps every frame it received."""
     from games import consumers
 
-    monkeypatch.setattr(consumers, "RATE_PER_SECOND", 1000.0)  # these players are quick
+    monkeypatch.setattr(consumers.TableConsumer, "rate_per_second", 1000.0)  # these players are quick
     keys = [await new_session() for _ in range(players)]
     table_id, game_id = await people_table(keys, preset, players, teams, target)
     seats = [Socket(table_id, session_key=key) for key in keys]

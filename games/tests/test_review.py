@@ -136,13 +136,17 @@ def test_the_analysis_reads_the_view_and_costs_each_play() -> None:
     assert analysis.analyse(view_for(other, 0), seed=1, budget_ms=30, deals=80) == found
 
 
-def test_the_replay_page_queues_a_missing_review() -> None:
+def test_a_missing_review_is_queued_by_the_sweep_not_by_the_page() -> None:
     game = finished_computer_game(seed=9)
     dispatch.PENDING_REVIEWS.clear()
     client = Client()
     assert client.get(f"/table/{game.table_id}/review/").status_code == 200
+    assert client.get(f"/table/{game.table_id}/replay/").status_code == 200
+    assert list(dispatch.PENDING_REVIEWS) == []  # rendering a page queues nothing
+    assert dispatch.requeue_missing_reviews() == 1
     assert list(dispatch.PENDING_REVIEWS) == [game.pk]
     assert dispatch.run_pending_reviews() == 1
+    assert dispatch.requeue_missing_reviews() == 0
     assert "data-review-ready" in client.get(f"/table/{game.table_id}/review/").content.decode()
 
 

@@ -15,8 +15,8 @@ from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, PRESETS, TILES, rules_for
 from games.fairness import VERIFY_COMMAND
 from games.modes import RANKED_MODES
+from games.variants import rules_url_for
 from rules_guide import facts
-from rules_guide.links import rules_url_for
 from rules_guide.tests.html import Node, parse
 from rules_guide.views import SECTIONS
 
@@ -253,9 +253,6 @@ def test_rules_url_for_points_at_the_variant_section(client: Client) -> None:
         assert tree.select(id=url.split("#")[1])
     with pytest.raises(ValueError):
         rules_url_for("no-such-variant")
-    import rules_guide
-
-    assert rules_guide.rules_url_for("arena") == "/rules/#variant-arena"
 
 
 def test_links_to_the_guide_from_the_home_page_and_the_footer(client: Client) -> None:

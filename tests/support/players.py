@@ -1,6 +1,6 @@
 """Clients that play the real site like a browser would: a guest over HTTP
 (session cookie, CSRF token, the home form) and a table websocket speaking
-the protocol of INTERFACES.md section 5 (websockets 15).
+the protocol of docs/protocol.md (websockets 15).
 
     guest = Guest(base_url)
     table_id = guest.start_computer_game(preset="duel-block", players=2, target=0, level="easy")

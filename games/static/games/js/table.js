@@ -1,5 +1,5 @@
 // The live table page: draws what the server sends over /ws/table/<id>/
-// (INTERFACES.md section 5) and sends the player's moves. The server is the
+// (docs/protocol.md) and sends the player's moves. The server is the
 // only authority: nothing here decides what is legal, it only shows the
 // `legal` list of the latest `state` frame.
 import {

@@ -1,0 +1,156 @@
+"""The lobby websocket ``/ws/lobby/`` (docs/protocol.md).
+
+Client -> server: ``{"type": "queue", "mode": ...}``, ``{"type": "leave"}``,
+``{"type": "ping"}``. Server -> client: ``counts`` every few seconds,
+``queued`` / ``left``, ``matched`` (also on connect while the member has a
+ranked game running), ``invited``, ``error`` (``login_required`` for guests,
+``bad_mode``, ``in_game``, ``bad_frame``, ``rate_limited``, ``server_error``).
+Frame parsing, the rate limit and failures: games.sockets.JsonSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from channels.db import database_sync_to_async
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games import presence
+from games.modes import RANKED_MODES
+from games.sockets import JsonSocket, socket_language
+from lobby import broadcast, periodic, selectors, services
+from lobby.models import QueueEntry
+
+logger = logging.getLogger(__name__)
+
+
+class LobbyConsumer(JsonSocket):
+    # A person's pace: a burst of 10 frames, then two a second.
+    rate_per_second = 2.0
+    rate_burst = 10.0
+    user_id: int | None = None
+    _presence_task: asyncio.Task[None] | None = None
+    _groups: tuple[str, ...] = ()
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
+        self.language = socket_language(self.scope)
+        await self.accept()
+        groups = [broadcast.LOBBY_GROUP]
+        if self.user_id is not None:
+            groups.append(broadcast.user_group(self.user_id))
+        for group in groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self._groups = tuple(groups)
+        await self._presence_start()
+        periodic.start_in_process_loop()
+        await self.send_json(await database_sync_to_async(selectors.counts)())
+        if self.user_id is not None:
+            table = await database_sync_to_async(selectors.live_ranked_table)(self.user_id)
+            if table is not None:
+                await self.send_json({**selectors.matched_frame(table), "resume": True})
+
+    async def cleanup(self) -> None:
+        """Leave the groups, the queue (if this socket queued) and the
+        presence rows, each step even if another failed."""
+        steps: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
+            (group, lambda group=group: self.channel_layer.group_discard(group, self.channel_name))
+            for group in self._groups
+        ]
+        if self.user_id is not None:
+            user_id = self.user_id
+            steps.append(
+                (
+                    "queue",
+                    lambda: database_sync_to_async(services.leave_queue)(
+                        user_id=user_id, channel_name=self.channel_name
+                    ),
+                )
+            )
+        steps.append(("presence", self._presence_stop))
+        for name, step in steps:
+            try:
+                await step()
+            except Exception:
+                logger.exception("closing a lobby socket: %s failed", name)
+
+    # -- presence: the "online" counter ---------------------------------------------
+
+    def _presence_fields(self) -> dict[str, Any]:
+        session = self.scope.get("session")
+        return {
+            "channel_name": self.channel_name,
+            "user_id": self.user_id,
+            "session_key": getattr(session, "session_key", None) or "",
+        }
+
+    async def _presence_start(self) -> None:
+        fields = self._presence_fields()
+        await database_sync_to_async(presence.touch_presence)(**fields)
+        self._presence_task = asyncio.ensure_future(self._presence_beat(fields))
+
+    async def _presence_beat(self, fields: dict[str, Any]) -> None:
+        while True:
+            await asyncio.sleep(presence.PRESENCE_REFRESH)
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(presence.touch_presence)(**fields)
+
+    async def _presence_stop(self) -> None:
+        if self._presence_task is not None:
+            self._presence_task.cancel()
+            self._presence_task = None
+        await database_sync_to_async(presence.drop_presence)(channel_name=self.channel_name)
+
+    # -- frames in ------------------------------------------------------------------
+
+    async def handle_queue(self, content: dict[str, Any]) -> None:
+        mode = content.get("mode")
+        if self.user_id is None:
+            await self.send_error("login_required", _("Log in to play ranked games."))
+            return
+        if not isinstance(mode, str) or mode not in RANKED_MODES:
+            await self.send_error("bad_mode", _("Unknown ranked mode."))
+            return
+        table = await database_sync_to_async(selectors.live_ranked_table)(self.user_id)
+        if table is not None:
+            await self.send_error(
+                "in_game", _("Finish your ranked game first."), url=reverse("games:table", args=[table.pk])
+            )
+            return
+        entry = await database_sync_to_async(self._join)(mode)
+        await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
+        # Match at once when possible; the periodic tick widens the windows later.
+        await database_sync_to_async(services.run_matcher)()
+        await database_sync_to_async(services.broadcast_counts)()
+
+    def _join(self, mode: str) -> QueueEntry:
+        user = get_user_model().objects.get(pk=self.user_id)
+        return services.join_queue(user=user, mode=mode, channel_name=self.channel_name)
+
+    async def handle_leave(self, content: dict[str, Any]) -> None:
+        if self.user_id is not None:
+            await database_sync_to_async(services.leave_queue)(user_id=self.user_id)
+        await self.send_json({"type": "left"})
+        await database_sync_to_async(services.broadcast_counts)()
+
+    async def handle_ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong"})
+
+    handlers: Mapping[str, Callable[[LobbyConsumer, dict[str, Any]], Awaitable[None]]] = {
+        "queue": handle_queue,
+        "leave": handle_leave,
+        "ping": handle_ping,
+    }
+
+    # -- group messages (lobby.broadcast) ---------------------------------------------
+
+    async def lobby_frame(self, event: dict[str, Any]) -> None:
+        """A frame for the lobby (counts) or for this member (matched, invited)."""
+        await self.send_json(event["frame"])

@@ -1,0 +1,116 @@
+"""Reads of the lobby: the live counters, live tables to watch, a member's
+ranked table and invitations. Nothing here writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Count, QuerySet
+from django.urls import reverse
+
+from games.models import Seat, Table
+from games.modes import MODE_KEYS, RANKED_MODES
+from games.presence import live_presence
+from games.selectors import seat_names
+from lobby.models import Invitation, QueueEntry
+
+
+def counts() -> dict[str, Any]:
+    """``{"type": "counts", "online": n, "searching": {mode: n}}``: people
+    with a live socket (members and guests, each once), and queue sizes."""
+    fresh = live_presence()
+    members = fresh.filter(user__isnull=False).values("user_id").distinct().count()
+    guests = fresh.filter(user__isnull=True).exclude(session_key="").values("session_key").distinct().count()
+    anonymous = fresh.filter(user__isnull=True, session_key="").count()
+    searching = dict.fromkeys(MODE_KEYS, 0)
+    for row in QueueEntry.objects.values("mode").annotate(n=Count("pk")):
+        if row["mode"] in searching:
+            searching[row["mode"]] = row["n"]
+    return {"type": "counts", "online": members + guests + anonymous, "searching": searching}
+
+
+def queued_mode(user: User) -> str:
+    """The ranked mode the member is queued for, or ""."""
+    return QueueEntry.objects.filter(user=user).values_list("mode", flat=True).first() or ""
+
+
+def live_ranked_table(user_id: int) -> Table | None:
+    """The member's ranked table still being played, if any."""
+    return (
+        Table.objects.filter(
+            kind=Table.Kind.RANKED,
+            status__in=[Table.Status.WAITING, Table.Status.PLAYING],
+            seats__user_id=user_id,
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def matched_frame(table: Table) -> dict[str, Any]:
+    return {
+        "type": "matched",
+        "table": table.pk,
+        "url": reverse("games:table", args=[table.pk]),
+        "mode": table.mode,
+    }
+
+
+@dataclass(frozen=True)
+class LiveTable:
+    table_id: int
+    kind: str
+    label: str
+    players: list[str]
+    spectators: int
+    started_at: datetime | None
+
+
+def live_tables(*, limit: int = 50) -> list[LiveTable]:
+    """Public tables being played, ranked first, newest first: anyone may
+    watch them (spectators see only public information)."""
+    tables = list(
+        Table.objects.filter(status=Table.Status.PLAYING, public=True)
+        .select_related("game")
+        .order_by("-created_at")[: limit * 2]
+    )
+    tables.sort(key=lambda t: (t.kind != Table.Kind.RANKED, -t.pk))
+    tables = tables[:limit]
+    ids = [table.pk for table in tables]
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table_id__in=ids).select_related("user").order_by("number"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    watchers = dict(
+        live_presence()
+        .filter(table_id__in=ids, seat__isnull=True)
+        .values("table_id")
+        .annotate(n=Count("pk"))
+        .values_list("table_id", "n")
+    )
+    result = []
+    for table in tables:
+        mode = RANKED_MODES.get(table.mode)
+        game = getattr(table, "game", None)
+        result.append(
+            LiveTable(
+                table_id=table.pk,
+                kind=table.kind,
+                label=str(mode.label) if mode else str(table.get_kind_display()),
+                players=list(seat_names(seats.get(table.pk, [])).values()),
+                spectators=watchers.get(table.pk, 0),
+                started_at=None if game is None else game.started_at,
+            )
+        )
+    return result
+
+
+def pending_invitations(user: User) -> QuerySet[Invitation]:
+    """Invitations to private tables that still wait for players."""
+    return (
+        Invitation.objects.filter(to_user=user, table__status=Table.Status.WAITING)
+        .select_related("from_user", "table")
+        .order_by("-created_at")
+    )

@@ -1,0 +1,192 @@
+"""Lobby pages: the ranked queue, live tables to watch, private tables and
+their invitations. Thin: parse, call a service or selector, render."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.selectors import friends_of, ratings_of
+from games import fairness
+from games import services as game_services
+from games.models import Table
+from games.modes import RANKED_MODES
+from games.selectors import seat_names
+from lobby import private, selectors, services
+from lobby.forms import PrivateTableForm
+
+
+@login_required
+def ranked(request: HttpRequest) -> HttpResponse:
+    ratings = {rating.mode.key: rating for rating in ratings_of(request.user)}
+    return render(
+        request,
+        "lobby/ranked.html",
+        {
+            "modes": [(mode, ratings[mode.key]) for mode in RANKED_MODES.values()],
+            "queued_mode": selectors.queued_mode(request.user),
+            "current_table": selectors.live_ranked_table(request.user.pk),
+            "live_tables": selectors.live_tables(limit=8),
+        },
+    )
+
+
+def live(request: HttpRequest) -> HttpResponse:
+    return render(request, "lobby/live.html", {"live_tables": selectors.live_tables(limit=100)})
+
+
+@login_required
+def private_new(request: HttpRequest) -> HttpResponse:
+    # The server's seed is drawn and committed to before the creator may salt it.
+    form = PrivateTableForm(
+        request.POST or None, initial={"commitment": fairness.offer_commitment(request.session)}
+    )
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and (seed := form.seed_choice(request.session)) is not None
+    ):
+        data = form.cleaned_data
+        server_seed, salt = seed
+        table = private.create_private_table(
+            owner=request.user,
+            preset=data["preset"],
+            players=data["players"],
+            teams=data["teams"],
+            target=data["target"],
+            public=data["public"],
+            server_seed=server_seed,
+            salt=salt,
+        )
+        return redirect("lobby:private_table", table_id=table.pk)
+    return render(request, "lobby/private_new.html", {"form": form})
+
+
+def _waiting_table(table_id: int) -> Table:
+    return get_object_or_404(Table, pk=table_id, kind=Table.Kind.PRIVATE)
+
+
+@login_required
+def private_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _waiting_table(table_id)
+    if table.status == Table.Status.PLAYING or table.status == Table.Status.FINISHED:
+        return redirect("games:table", table_id=table.pk)
+    seats = list(table.seats.select_related("user").order_by("number"))
+    is_owner = table.created_by_id == request.user.pk
+    seated = any(seat.user_id == request.user.pk for seat in seats)
+    if not (is_owner or seated):
+        raise Http404(_("Ask the table's creator for the invitation link."))
+    invited = set(table.invitations.values_list("to_user_id", flat=True))
+    names = seat_names(seats)
+    return render(
+        request,
+        "lobby/private_table.html",
+        {
+            "table": table,
+            "game": table.game,
+            "seats": [(seat, names[seat.number]) for seat in seats],
+            "is_owner": is_owner,
+            "invite_url": request.build_absolute_uri(
+                reverse("lobby:private_join", args=[private.invite_token(table)])
+            ),
+            "friends": [
+                (friend, friend.pk in invited)
+                for friend in friends_of(request.user)
+                if not any(seat.user_id == friend.pk for seat in seats)
+            ],
+            "levels": game_services.LEVELS,
+        },
+    )
+
+
+def private_status(request: HttpRequest, table_id: int) -> JsonResponse:
+    """Polled by the waiting page: where the table stands."""
+    table = _waiting_table(table_id)
+    seats = list(table.seats.order_by("number"))
+    names = seat_names(seats)
+    return JsonResponse(
+        {
+            "status": table.status,
+            "url": reverse("games:table", args=[table.pk]),
+            "seats": [{"number": seat.number, "kind": seat.kind, "name": names[seat.number]} for seat in seats],
+        }
+    )
+
+
+def private_join(request: HttpRequest, token: str) -> HttpResponse:
+    table = private.table_from_token(token)
+    if table is None:
+        raise Http404(_("This invitation link is not valid."))
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('account_login')}?next={request.path}")
+    if table.status != Table.Status.WAITING:
+        if table.seats.filter(user=request.user).exists() or table.public:
+            return redirect("games:table", table_id=table.pk)
+        messages.error(request, _("This game has already started."))
+        return redirect("games:home")
+    if request.method == "POST":
+        try:
+            private.take_seat(table_id=table.pk, user=request.user)
+        except game_services.GameError as error:
+            messages.error(request, error.message)
+            return redirect("games:home")
+        return redirect("lobby:private_table", table_id=table.pk)
+    return render(
+        request,
+        "lobby/private_join.html",
+        {"table": table, "game": table.game, "owner": table.created_by, "token": token},
+    )
+
+
+def _owner_action(request: HttpRequest, table_id: int, action) -> HttpResponse:  # type: ignore[no-untyped-def]
+    try:
+        action()
+    except (game_services.GameError, services.InvitationError) as error:
+        messages.error(request, getattr(error, "message", str(error)))
+    return redirect("lobby:private_table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def private_seat_computer(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    level = request.POST.get("level", "medium")
+    return _owner_action(
+        request,
+        table_id,
+        lambda: private.seat_computer(table_id=table_id, owner=request.user, number=number, level=level),
+    )
+
+
+@login_required
+@require_POST
+def private_free_seat(request: HttpRequest, table_id: int, number: int) -> HttpResponse:
+    return _owner_action(
+        request, table_id, lambda: private.free_seat(table_id=table_id, owner=request.user, number=number)
+    )
+
+
+@login_required
+@require_POST
+def private_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        private.leave_seat(table_id=table_id, user=request.user)
+    except game_services.GameError as error:
+        messages.error(request, error.message)
+    return redirect("accounts:friends")
+
+
+@login_required
+@require_POST
+def private_invite(request: HttpRequest, table_id: int, user_id: int) -> HttpResponse:
+    table = _waiting_table(table_id)
+
+    def invite() -> None:
+        services.invite_friend(table=table, from_user=request.user, friend_id=user_id)
+        messages.success(request, _("Invitation sent."))
+
+    return _owner_action(request, table_id, invite)
