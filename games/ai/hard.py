@@ -50,7 +50,14 @@ class HardOptions:
     reproducible on any machine, with or without the compiled core."""
 
     budget_ms: float = DEFAULT_BUDGET_MS
-    # The cost model of the budget.
+    # Work per unit of budget: the compiled core's speed over the pure-Python reference on
+    # this machine (``bench/ai_core.py``: 11-16 times in the search loops). A budget of
+    # ``budget_ms`` buys ``budget_ms * speed`` milliseconds of reference work, so with the
+    # core a decision takes about ``budget_ms`` here; the reference path (numba missing or
+    # switched off) makes the same decision, ``speed`` times slower.
+    speed: float = 30.0
+    # The cost model of the budget (reference microseconds; the setup, plain Python on both
+    # paths, is charged ``speed`` times).
     setup_us: float = 400.0
     deal_us: float = 4.0
     swap_us: float = 0.9
@@ -68,7 +75,7 @@ class HardOptions:
     playout_eps: float = 0.1
     playout_policy: tuple[int, int, int] = (1, 6, 2)
     min_deals: int = 8
-    max_deals: int = 4000
+    max_deals: int = 40_000
     # Exact solving once this few tiles remain in the hands and the boneyard.
     endgame_tiles: int = 10
     min_solved_deals: int = 12
@@ -209,7 +216,7 @@ class HardPlayer:
     def evaluate(self, know: Knowledge, cands: list[Candidate], rng: Random) -> list[float]:
         """Mean utility of each candidate over the deals the budget allows."""
         opts = self.options
-        budget = max(1.0, opts.budget_ms * 1000.0)
+        budget = max(1.0, opts.budget_ms * 1000.0 * opts.speed)
         if opts.duel_rollouts and know.table.players == 2 and not know.table.draw:
             return self.evaluate_duel(know, cands, rng, budget)
         utility = make_utility(know, opts)
@@ -235,13 +242,13 @@ class HardPlayer:
         if core.enabled() and not tips:
             means, deals, playouts = core.evaluate_general(
                 know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=opts.playout_eps,
-                policy=policy, costs=(budget, opts.setup_us, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
+                policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
                 limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
                 win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
             )
             self.stats = SearchStats(deals, playouts)
             return means
-        spent = opts.setup_us
+        spent = opts.setup_us * opts.speed
         deals = 0
         playouts = 0
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
@@ -317,7 +324,7 @@ class HardPlayer:
             means, deals, descents = core.evaluate_duel(
                 know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
                 track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
-                costs=(budget, opts.setup_us, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
+                costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
                 limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
                 game_bonus=opts.game_win,
             )
@@ -327,7 +334,7 @@ class HardPlayer:
         trees: list[dict[int, OwnNode]] = [{} for _ in cands]
         path: list[tuple[OwnNode, Move]] = []
         weights = 0.0
-        spent = opts.setup_us
+        spent = opts.setup_us * opts.speed
         deals = 0
         descents = 0
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
