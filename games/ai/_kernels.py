@@ -226,6 +226,31 @@ def utility(side: int, points: int, ut: Arr, scores: Arr) -> float:
     return -value / int(ut[1])
 
 
+@jit
+def signed_points(side: int, points: int, me_side: int) -> float:
+    """The round's points for the seat's side: won (+), lost (-), none when nobody wins."""
+    if side == NO_WINNER:
+        return 0.0
+    return float(points) if side == me_side else -float(points)
+
+
+@jit
+def split_value(v: float, ut: Arr, scores: Arr) -> tuple[float, float]:
+    """``hard.split_value``: (points for the side, 1 if it wins) of an exact value."""
+    if v == 0.0:
+        return 0.0, 0.0
+    won = v > 0
+    value = v if won else -v * int(ut[1])
+    p = value - ut[3]
+    if ut[2] > 0:
+        q = p - ut[4]
+        for s in range(scores.shape[0]):
+            if (s == int(ut[0])) == won and q >= 0 and scores[s] + q >= ut[2]:
+                p = q
+                break
+    return (p, 1.0) if won else (-p, 0.0)
+
+
 # ---------------------------------------------------------------- dealing
 
 
@@ -888,7 +913,7 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
                      me: int, hand: int, held: Arr, ch: Arr, lik_table: Arr,
                      cand: Arr, k_board: int, k_left: int, k_right: int, nxt: int, tab: Arr, ut: Arr, scores: Arr,
                      eps: float, pol_base: Arr, pol_expose: int, costs: Arr, limits: Arr,
-                     lib: Arr, debruijn: Arr, pipc: Arr) -> tuple[Arr, float, int, int]:
+                     lib: Arr, debruijn: Arr, pipc: Arr) -> tuple[Arr, Arr, Arr, float, int, int]:
     """``HardPlayer.evaluate`` outside block duels, with the pips-only reading of the plays:
     (totals per candidate, total weight, deals, playouts). ``cand`` int64 [n, 4]: tile,
     on_left, left, right after the play. ``costs``: [budget, setup, deal, playout, turn, node];
@@ -896,6 +921,8 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
     n_players = tab[0]
     nc = cand.shape[0]
     totals = np.zeros(nc)
+    pts = np.zeros(nc)
+    wins = np.zeros(nc)
     hands = np.zeros(n_players, np.int64)
     bone = np.zeros(32, np.int64)
     hs = np.zeros(n_players, np.int64)
@@ -950,6 +977,9 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
             weights += w
             for k in range(nc):
                 totals[k] += w * values[k]
+                p, won = split_value(values[k], ut, scores)
+                pts[k] += w * p
+                wins[k] += w * won
             if single_deal:
                 break
             continue
@@ -962,6 +992,8 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
             if not hs[me]:
                 side, points = round_result(tab, hs, me, pipc)
                 totals[k] += w * utility(side, points, ut, scores)
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
                 continue
             bs[:nb] = bone[:nb]
             side, points, turns, drawn = playout(tab, hs, bs, nb, cand[k, 2], cand[k, 3], k_board | 1 << cand[k, 0],
@@ -969,8 +1001,10 @@ def evaluate_general(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, 
                                                  lib, debruijn, pipc)
             playouts += 1
             totals[k] += w * utility(side, points, ut, scores)
+            pts[k] += w * signed_points(side, points, me_side)
+            wins[k] += w * (1.0 if side == me_side else 0.0)
             spent += playout_us + turn_us * turns
-    return totals, weights, deals, playouts
+    return totals, pts, wins, weights, deals, playouts
 
 
 @jit
@@ -997,12 +1031,15 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                   cand: Arr, k_board: int, tab: Arr, ut: Arr, scores: Arr, scale: float,
                   use_tree: bool, track: bool, explore: float, costs: Arr, limits: Arr,
                   lib: Arr, base_score: Arr, wf: Arr, so: Arr, sb: Arr, sf: Arr,
-                  debruijn: Arr, numc: Arr, pipc: Arr) -> tuple[Arr, float, int, int]:
+                  debruijn: Arr, numc: Arr, pipc: Arr) -> tuple[Arr, Arr, Arr, float, int, int]:
     """``HardPlayer.evaluate_duel`` with the own-move tree (``tree.descend``): (totals per
     candidate, total weight, deals, descents). ``costs``: [budget, setup, deal, tree, rollout,
     model]; ``limits``: [min deals, max deals, single deal]."""
     nc = cand.shape[0]
     totals = np.zeros(nc)
+    pts = np.zeros(nc)
+    wins = np.zeros(nc)
+    me_side = int(ut[0])
     hands = np.zeros(2, np.int64)
     bone = np.zeros(32, np.int64)
     hs = np.zeros(2, np.int64)
@@ -1059,6 +1096,8 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             if not hs[me]:
                 side, points = round_result(tab, hs, me, pipc)
                 totals[k] += w * utility(side, points, ut, scores)
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
                 continue
             board = k_board | 1 << cand[k, 0]
             left = cand[k, 2]
@@ -1069,6 +1108,8 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                                              wf, so, sb, sf, out_s, out_t, out_l, debruijn, numc, pipc)
                 value = utility(side, points, ut, scores)
                 totals[k] += w * value
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
                 spent += rollout_us + model_us * work
                 descents += 1
                 continue
@@ -1248,7 +1289,9 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             spent += tree_us * depth
             descents += 1
             totals[k] += w * value
+            pts[k] += w * signed_points(side, points, me_side)
+            wins[k] += w * (1.0 if side == me_side else 0.0)
             spent += rollout_us + model_us * work
         if single_deal:
             break
-    return totals, weights, deals, descents
+    return totals, pts, wins, weights, deals, descents

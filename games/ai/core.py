@@ -152,9 +152,9 @@ def evaluate_general(
     limits: tuple[int, int, int, bool],
     win_bonus: float,
     game_bonus: float,
-) -> tuple[list[float], int, int]:
+) -> tuple[tuple[list[float], list[float], list[float]], int, int]:
     """``HardPlayer.evaluate`` outside block duels (pips-only reading of the plays), compiled:
-    (mean utility per candidate, deals, playouts). ``costs``: budget, setup, deal, playout,
+    ((mean utility, points, wins) per candidate, deals, playouts). ``costs``: budget, setup, deal, playout,
     turn, node (microseconds); ``limits``: min deals, max deals, solver nodes (0: none),
     single deal."""
     import numpy as np
@@ -165,7 +165,7 @@ def evaluate_general(
     ch, _voids = _choices(know, False) if use_choices else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     st = _state(rng)
-    totals, weights, deals, playouts = k.evaluate_general(
+    totals, pts, wins, weights, deals, playouts = k.evaluate_general(
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch,
         np.array(likelihood if likelihood else [1.0] * N_TILES, np.float64),
         _candidates(cands), know.board, know.left, know.right, (know.me + 1) % know.table.players,
@@ -175,7 +175,16 @@ def evaluate_general(
     )
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
-    return [float(t) / weights if weights > 0 else 0.0 for t in totals], int(deals), int(playouts)
+    return _means(totals, pts, wins, weights), int(deals), int(playouts)
+
+
+def _means(totals: Any, pts: Any, wins: Any, weights: float) -> tuple[list[float], list[float], list[float]]:
+    """The weighted means (utility, points, wins) per candidate, as the reference divides them."""
+    if weights > 0:
+        return ([float(t) / weights for t in totals], [float(p) / weights for p in pts],
+                [float(x) / weights for x in wins])
+    zero = [0.0] * len(totals)
+    return zero, zero[:], zero[:]
 
 
 def _choices_empty(know: Knowledge) -> tuple[Any, Any]:
@@ -233,8 +242,9 @@ def evaluate_duel(
     limits: tuple[int, int, bool],
     win_bonus: float,
     game_bonus: float,
-) -> tuple[list[float], int, int]:
-    """``HardPlayer.evaluate_duel``, compiled: (mean utility per candidate, deals, descents).
+) -> tuple[tuple[list[float], list[float], list[float]], int, int]:
+    """``HardPlayer.evaluate_duel``, compiled: ((mean utility, points, wins) per candidate,
+    deals, descents).
     ``costs``: budget, setup, deal, tree step, rollout, model evaluation; ``limits``: min
     deals, max deals, single deal."""
     import numpy as np
@@ -246,7 +256,7 @@ def evaluate_duel(
     ch, ch_voids = _choices(know, True) if temper > 0 else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     st = _state(rng)
-    totals, weights, deals, descents = k.evaluate_duel(
+    totals, pts, wins, weights, deals, descents = k.evaluate_duel(
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch, ch_voids,
         float(temper), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
         float(scale), bool(tree), bool(track_voids), float(explore), np.array(costs, np.float64),
@@ -255,7 +265,7 @@ def evaluate_duel(
     )
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
-    return [float(t) / weights if weights > 0 else 0.0 for t in totals], int(deals), int(descents)
+    return _means(totals, pts, wins, weights), int(deals), int(descents)
 
 
 def warm_up() -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from random import Random
 
 from games.engine import Action, PlayerView
@@ -79,6 +79,8 @@ class HardOptions:
     # Exact solving once this few tiles remain in the hands and the boneyard.
     endgame_tiles: int = 10
     min_solved_deals: int = 12
+    # At most this many nodes per exact solve (the compiled solver's table is sized for it).
+    max_solver_nodes: int = 200_000
     # Reading the other seats' plays outside block duels: a seat lays tile t with a
     # probability proportional to exp(beta * (pips + double_weight * double)) among the
     # tiles it could lay; deals where the plays seen were likely weigh more (0: off).
@@ -112,11 +114,48 @@ DEFAULTS = HardOptions()
 
 @dataclass(slots=True)
 class SearchStats:
-    """What the last decision searched: deals, and playouts (or tree descents, or exact
-    solves) over all candidates."""
+    """What the last decision searched: deals, playouts (or tree descents, or exact values)
+    over all candidates, and per candidate, from the same deals and playouts as its value,
+    the round's points for the seat's side (won +, lost -) and how often the side wins it."""
 
     deals: int = 0
     playouts: int = 0
+    points: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+
+
+def signed_points(side: int, points: int, me_side: int) -> float:
+    """The round's points for the seat's side: won (+), lost (-), none when nobody wins."""
+    if side == NO_WINNER:
+        return 0.0
+    return float(points) if side == me_side else -float(points)
+
+
+def split_value(know: Knowledge, options: HardOptions, v: float) -> tuple[float, float]:
+    """(points for the side, 1 if it wins) of an exact value (``make_utility``'s result):
+    the inverse of the utility (exact with two sides; with three or four seats alone in a
+    game to a target, the game bonus is read as paid when some seat it could end the game for)."""
+    if v == 0.0:
+        return 0.0, 0.0
+    table = know.table
+    won = v > 0
+    value = v if won else -v * max(1, table.sides - 1)
+    p = value - _win_bonus(know, options)
+    if know.target > 0:
+        q = p - options.game_win
+        me_side = table.side(know.me)
+        for s, score in enumerate(know.side_scores):
+            if (s == me_side) == won and q >= 0 and score + q >= know.target:
+                p = q
+                break
+    return (p, 1.0) if won else (-p, 0.0)
+
+
+def _means(totals: list[float], pts: list[float], wins: list[float], weights: float
+           ) -> tuple[list[float], list[float], list[float]]:
+    if weights > 0:
+        return [t / weights for t in totals], [p / weights for p in pts], [x / weights for x in wins]
+    return [0.0] * len(totals), [0.0] * len(totals), [0.0] * len(totals)
 
 
 def _choice_table(beta: float, double_weight: float) -> list[float]:
@@ -237,20 +276,23 @@ class HardPlayer:
         solver: Solver | None = None
         if sum(know.counts) + know.boneyard <= opts.endgame_tiles:
             nodes = budget / opts.node_us / (len(cands) * (1 if single_deal else opts.min_solved_deals))
-            solver = Solver(table, table.side(me), utility, int(max(200, nodes)))
+            solver = Solver(table, table.side(me), utility, int(min(opts.max_solver_nodes, max(200, nodes))))
         policy = make_policy(*opts.playout_policy)
         if core.enabled() and not tips:
-            means, deals, playouts = core.evaluate_general(
+            (means, pts_mean, wins_mean), deals, playouts = core.evaluate_general(
                 know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=opts.playout_eps,
                 policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
                 limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
                 win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
             )
-            self.stats = SearchStats(deals, playouts)
+            self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
             return means
         spent = opts.setup_us * opts.speed
         deals = 0
         playouts = 0
+        me_side = table.side(me)
+        pts = [0.0] * len(cands)
+        wins = [0.0] * len(cands)
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
             hands, bone = dealer.deal()
             spent += deal_us
@@ -274,6 +316,9 @@ class HardPlayer:
                 weights += w
                 for k, v in enumerate(values):
                     totals[k] += w * v
+                    p, won = split_value(know, opts, v)
+                    pts[k] += w * p
+                    wins[k] += w * won
                 if single_deal:
                     break
                 continue
@@ -288,6 +333,8 @@ class HardPlayer:
                 if not hs[me]:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
+                    pts[k] += w * signed_points(side, points, me_side)
+                    wins[k] += w * (1.0 if side == me_side else 0.0)
                     continue
                 side, points, turns = playout(
                     table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
@@ -295,9 +342,12 @@ class HardPlayer:
                 )
                 playouts += 1
                 totals[k] += w * utility(side, points)
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
                 spent += opts.playout_us + opts.turn_us * turns
-        self.stats = SearchStats(deals, playouts)
-        return [t / weights if weights > 0 else 0.0 for t in totals]
+        means, pts_mean, wins_mean = _means(totals, pts, wins, weights)
+        self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
+        return means
 
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel: for each deal (weighted by the model's likelihood of the other seat's
@@ -321,16 +371,19 @@ class HardPlayer:
         voids = public_voids(know)
         single_deal = _single_deal(dealer)
         if core.enabled():
-            means, deals, descents = core.evaluate_duel(
+            (means, pts_mean, wins_mean), deals, descents = core.evaluate_duel(
                 know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
                 track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
                 costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
                 limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
                 game_bonus=opts.game_win,
             )
-            self.stats = SearchStats(deals, descents)
+            self.stats = SearchStats(deals, descents, pts_mean, wins_mean)
             return means
+        me_side = table.side(me)
         totals = [0.0] * len(cands)
+        pts = [0.0] * len(cands)
+        wins = [0.0] * len(cands)
         trees: list[dict[int, OwnNode]] = [{} for _ in cands]
         path: list[tuple[OwnNode, Move]] = []
         weights = 0.0
@@ -349,6 +402,8 @@ class HardPlayer:
                 if not hs[me]:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
+                    pts[k] += w * signed_points(side, points, me_side)
+                    wins[k] += w * (1.0 if side == me_side else 0.0)
                     continue
                 board = know.board | 1 << c.tile
                 descents += 1
@@ -364,11 +419,14 @@ class HardPlayer:
                     side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids, opts.track_voids)
                     value = utility(side, points)
                 totals[k] += w * value
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
                 spent += opts.rollout_us + opts.model_us * work
             if single_deal:
                 break
-        self.stats = SearchStats(deals, descents)
-        return [t / weights if weights > 0 else 0.0 for t in totals]
+        means, pts_mean, wins_mean = _means(totals, pts, wins, weights)
+        self.stats = SearchStats(deals, descents, pts_mean, wins_mean)
+        return means
 
 
 def _single_deal(dealer: Dealer) -> bool:
