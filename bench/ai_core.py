@@ -86,11 +86,38 @@ def first_decision(env: dict[str, str]) -> str:
     return f"{float(out[0]) * 1000:.0f} ms (core {'on' if out[1] == 'True' else 'off'})"
 
 
+def hint_times(count: int) -> None:
+    """A hint's analysis (``games.analysis.analyse`` at the site's defaults: 150 ms, at least
+    200 deals) over positions of every setup, with the compiled core."""
+    from games import analysis
+
+    os.environ[core.ENV] = "1"
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _label, preset, players, teams in SETUPS:
+        for n, view in enumerate(positions(preset, players, teams, count)):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            analysis.analyse(view, seed=n, budget_ms=150, deals=200)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+    wall.sort()
+    cpu.sort()
+
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))] * 1000
+
+    print(f"\na hint's analysis (150 ms, 200 deals at least), {len(cpu)} positions, compiled core: "
+          f"CPU p50 {pct(cpu, 0.5):.0f} ms, p99 {pct(cpu, 0.99):.0f} ms, max {cpu[-1] * 1000:.0f} ms; "
+          f"wall p50 {pct(wall, 0.5):.0f} ms, p99 {pct(wall, 0.99):.0f} ms (load {os.getloadavg()[0]:.1f})")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=20, help="positions per setup (default 20)")
-    parser.add_argument("--budget-ms", type=float, default=50.0, help="hard's budget (default 50)")
+    parser.add_argument("--budget-ms", type=float, default=10.0,
+                        help="hard's budget (default 10: 300 ms of reference work, about a decision of before)")
     parser.add_argument("--no-startup", action="store_true", help="skip the fresh-process timings")
+    parser.add_argument("--hints", type=int, default=60, help="hints to time per setup (default 60; 0: none)")
     args = parser.parse_args(argv)
     saved = os.environ.get(core.ENV)
     if not core.installed():
@@ -119,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{label:18} {name:8} {deals:8,} {playouts:9,} {cpu:7.2f} {deals / cpu:9,.0f} "
                       f"{playouts / cpu:11,.0f} {base / cpu:7.1f}x", flush=True)
             assert rows["python"][1:] == rows["1"][1:], "the two paths searched differently"
+        if args.hints:
+            hint_times(args.hints)
     finally:
         if saved is None:
             os.environ.pop(core.ENV, None)
