@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench worker beat stack lint migrate messages install
+.PHONY: run test bench worker beat stack lint migrate check-migrations messages install
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -35,25 +35,30 @@ bench: install
 ## A Celery worker computing computer moves, against REDIS_URL.
 worker: install
 	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
-	$(PY) -m celery -A config worker --loglevel=INFO --queues=celery,reviews --concurrency=$${CELERY_CONCURRENCY:-2}
+	$(PY) -m celery -A config worker --loglevel=INFO --queues=celery,reviews,periodic --concurrency=$${CELERY_CONCURRENCY:-2}
 
 ## The periodic scheduler (matchmaking, timers).
 beat: install
 	@test -n "$(REDIS_URL)" || { echo "Set REDIS_URL (e.g. redis://127.0.0.1:6379/0)"; exit 1; }
 	$(PY) -m celery -A config beat --loglevel=INFO
 
-## Production-like stack in the foreground: two Daphne processes, a worker, the scheduler.
+## Production-like stack in the foreground (the Procfile under supervisord: a
+## process that dies is restarted alone): two Daphne processes, the workers, beat.
 stack: install
 	@test -n "$(DATABASE_URL)" -a -n "$(REDIS_URL)" || { echo "Set DATABASE_URL and REDIS_URL"; exit 1; }
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput -v 0
-	STACK_PORT=$(PORT) $(VENV)/bin/honcho -f Procfile start
+	$(PY) scripts/stack.py
+
+## Fails when a model change has no migration (CI runs it).
+check-migrations: install
+	$(PY) manage.py makemigrations --check --dry-run
 
 # mypy --strict on the engine, the computer players and every app's writes and
 # reads (pyproject.toml); import-linter checks the layers (docs/architecture.md).
 TYPED := games/engine games/ai games/services games/selectors.py games/clock.py games/presence.py \
 	games/locks.py games/sockets.py accounts/services.py accounts/selectors.py lobby/services.py \
-	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py
+	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
+	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py \
+	games/chain.py games/signing.py games/limits.py config/middleware.py
 
 ## ruff, mypy strict and the import layers.
 lint: install

@@ -1,4 +1,5 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
+from django.db.models.signals import post_migrate
 
 
 class AccountsConfig(AppConfig):
@@ -8,3 +9,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import signals  # noqa: F401  (connects the receivers)
+        from accounts.sites import sync_site
+
+        # After the sites framework has created its default row.
+        post_migrate.connect(sync_site, sender=apps.get_app_config("sites"), dispatch_uid="accounts.sync_site")

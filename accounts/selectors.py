@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from accounts import ratings
@@ -103,11 +103,17 @@ class GameLine:
     delta: int | None  # rating change, ranked games only
 
 
-def recent_games(user: User, *, limit: int = 15) -> list[GameLine]:
-    """The member's last finished games, newest first, with the rating change
-    of ranked ones."""
+def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int = 15) -> list[GameLine]:
+    """The member's last finished games that ``viewer`` may see, newest first,
+    with the rating change of ranked ones. A table that is not public is
+    listed only to those who sat at it (as its replay is: games.selectors.can_watch)."""
+    visible = Q(table__public=True)
+    if viewer is not None and viewer.is_authenticated:
+        visible |= Q(table__seats__user=viewer)
     seats = list(
         Seat.objects.filter(user=user, table__status=Table.Status.FINISHED, table__game__isnull=False)
+        .filter(visible)
+        .distinct()
         .select_related("table", "table__game")
         .order_by("-table__game__finished_at", "-table_id")[:limit]
     )

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.forms import FriendRequestForm
+from accounts.hooks import profile_panels
 from accounts.ratings import PROVISIONAL_SIGMA
 from games.modes import RANKED_MODES
 
@@ -29,9 +30,10 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "member": member,
             "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
-            "recent_games": selectors.recent_games(member),
+            "recent_games": selectors.recent_games(member, viewer=request.user),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,
+            "panels": [html for _receiver, html in profile_panels.send(None, request=request, member=member) if html],
         },
     )
 

@@ -1,10 +1,17 @@
 """URL routes of the site."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from config import views
+
+# The admin's own login form has no throttling and ignores the member login's
+# lock: it sends visitors to the member login instead (allauth's
+# secure_admin_login), where both apply; a logged-in member who is not staff
+# gets 403.
+admin.site.login = secure_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),

@@ -20,7 +20,7 @@ from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import dispatch, hints, selectors, services
+from games import chain, dispatch, hints, selectors, services
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game
@@ -201,8 +201,9 @@ class TableConsumer(JsonSocket):
         game = None if self.game_id is None else Game.objects.select_related("table").filter(pk=self.game_id).first()
         if game is None or game.state is None:
             # A table still waiting for its players: no view yet.
-            empty = {"type": "state", "seq": 0, "view": None, "legal": []}
+            empty: Frame = {"type": "state", "seq": 0, "view": None, "legal": []}
             if game is not None:
+                empty["chain"] = chain.head(game)  # the genesis: no move yet
                 self.facts = selectors.table_facts(game.table, game)
             return [empty], 0
         self.facts = selectors.table_facts(game.table, game)
@@ -312,7 +313,10 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
-            await self.send_json(await hints.hint_reply(game_id=self.game_id, seat=self.seat, language=self.language))
+            player = f"user:{self.user_id}" if self.user_id is not None else f"guest:{self.guest_key}"
+            await self.send_json(
+                await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
+            )
 
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})
@@ -351,7 +355,14 @@ class TableConsumer(JsonSocket):
             # The group broadcast follows; this socket skips it by seq.
             self.facts = {**self.facts, **outcome.facts}
             frames = move_frames(
-                outcome.seq, outcome.kind, outcome.seat, outcome.payload, outcome.state, self.seat, outcome.humans
+                outcome.seq,
+                outcome.kind,
+                outcome.seat,
+                outcome.payload,
+                outcome.state,
+                self.seat,
+                outcome.humans,
+                chain=outcome.chain,
             )
             await self.send_frames(frames)
             self.sent_seq = outcome.seq

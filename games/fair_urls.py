@@ -8,4 +8,5 @@ app_name = "fair_play"
 urlpatterns = [
     path("table/<int:table_id>/replay.json", fair_views.replay_json, name="replay_json"),
     path("table/<int:table_id>/review/", fair_views.review_fragment, name="review"),
+    path("fair-play/key.json", fair_views.signing_key, name="signing_key"),
 ]

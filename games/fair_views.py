@@ -5,6 +5,7 @@ or games.review, answer.
   for a table the viewer may not see, 403 while the game is not over).
 - ``/table/<id>/review/``: the post-game review as an HTML fragment (the
   replay page polls it until it is ready).
+- ``/fair-play/key.json``: the public key that signs the replay files.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games import fairness, review, selectors
+from games import fairness, review, selectors, signing
 from games.models import Game, Table
 
 
@@ -47,3 +48,15 @@ def review_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(_("No finished game here."))
     html = render_to_string("games/_review.html", review.panel_context(game), request=request)
     return HttpResponse(html)
+
+
+def signing_key(request: HttpRequest) -> JsonResponse:
+    """The public half of the key that signs every replay file (games.signing)."""
+    public_key = signing.public_key_hex()
+    return JsonResponse(
+        {
+            "algorithm": "Ed25519",
+            "public_key": public_key,
+            "verify": f"{fairness.VERIFY_COMMAND} --key {public_key} <replay.json>",
+        }
+    )

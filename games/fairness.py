@@ -19,6 +19,7 @@ import secrets
 from collections.abc import MutableMapping
 from typing import Any
 
+from games import chain, signing
 from games.engine import Rules, commit_seed
 from games.engine.verify import FORMAT
 from games.models import Game, Move, Seat, Table
@@ -43,7 +44,8 @@ def is_published(game: Game) -> bool:
 
 
 def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
-    """One stored move as a verifier action (engine.actions format, with ``seq``)."""
+    """One stored move as a verifier action (engine.actions format, with
+    ``seq`` and ``chain``, the hash stored with the move as it was played)."""
     payload = move.payload or {}
     frame: dict[str, Any] = {"type": str(move.kind)}
     if move.seat is not None:
@@ -62,6 +64,7 @@ def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
         level = recorded.get("level") or levels.get(move.seat if move.seat is not None else -1, "")
         if level:
             frame["computer"] = {"level": level, "budget_ms": recorded.get("budget_ms")}
+    frame["chain"] = move.chain
     return frame
 
 
@@ -70,8 +73,16 @@ def replay_actions(game: Game) -> list[dict[str, Any]]:
     return [move_frame(move, levels) for move in game.moves.order_by("seq")]
 
 
+CHAIN_RULE = (
+    "chain_0 = SHA-256('dominoes-chain:' + commitment); chain_n = SHA-256(chain_(n-1) + ':' + canonical JSON of "
+    "action n's seq, type, seat, tile and end (plays), by), hex; canonical JSON: sorted keys, no spaces, UTF-8"
+)
+
+
 def build_replay(game: Game) -> dict[str, Any]:
-    """The published record of a finished game (``replay.json``)."""
+    """The published record of a finished game (``replay.json``), signed by
+    the site (games.signing): the deal's proof (seed and commitment) and the
+    play's (every move with the chain hash it was given live)."""
     if not is_published(game):
         raise ValueError("the seed of a game is published only once it is over")
     result = game.result or {}
@@ -99,9 +110,16 @@ def build_replay(game: Game) -> dict[str, Any]:
     data["final_scores"] = result.get("scores")
     data["winner"] = result.get("winner")
     data["end_reason"] = result.get("reason")
+    data["chain_head"] = chain.head(game)
+    data["chain_rule"] = CHAIN_RULE
     data["computer_seed"] = "SHA-256('dominoes-ai:' + seed + ':' + (seq - 1)), first 8 bytes, big-endian"
-    data["verify"] = f"{VERIFY_COMMAND} {replay_filename(game.table)}"
-    return data
+    data["verify"] = verify_command(game.table)
+    return signing.sign(data)
+
+
+def verify_command(table: Table) -> str:
+    """The command that checks a table's replay file against the site's key."""
+    return f"{VERIFY_COMMAND} --key {signing.public_key_hex()} {replay_filename(table)}"
 
 
 # -- commit-reveal of a member's salt -----------------------------------------------

@@ -19,12 +19,15 @@ Frame = dict[str, Any]
 PLAY_KINDS = frozenset({"play", "draw", "pass"})
 
 
-def state_frame(seq: int, state: State, viewer: int | None, humans: Collection[int]) -> Frame:
+def state_frame(seq: int, state: State, viewer: int | None, humans: Collection[int], *, chain: str) -> Frame:
+    """The viewer's state after event ``seq``, with ``chain``, the move log's
+    head after that event (games.chain): a player who keeps the frame can
+    hold the server to every move up to ``seq``."""
     view = view_for(state, viewer).to_dict()
     legal = list(view["legal"])
     if viewer is not None and state.round_over and not state.game_over and viewer in humans:
         legal.append({"type": "next_round"})
-    return {"type": "state", "seq": seq, "view": view, "legal": legal}
+    return {"type": "state", "seq": seq, "view": view, "legal": legal, "chain": chain}
 
 
 def event_frame(seq: int, kind: str, seat: int | None, payload: Mapping[str, Any], viewer: int | None) -> Frame:
@@ -77,10 +80,12 @@ def move_frames(
     state: State,
     viewer: int | None,
     humans: Collection[int],
+    *,
+    chain: str,
 ) -> list[Frame]:
     """What a viewer receives for move ``seq``: the event, their new state,
     then ``round_over`` if the move ended the round, ``game_over`` if the game."""
-    frames = [event_frame(seq, kind, seat, payload, viewer), state_frame(seq, state, viewer, humans)]
+    frames = [event_frame(seq, kind, seat, payload, viewer), state_frame(seq, state, viewer, humans, chain=chain)]
     if kind in PLAY_KINDS and shows_round_over(state):
         frames.append(round_over_frame(seq, state))
     if state.game_over:
@@ -88,10 +93,12 @@ def move_frames(
     return frames
 
 
-def snapshot_frames(seq: int, state: State, viewer: int | None, humans: Collection[int]) -> list[Frame]:
+def snapshot_frames(
+    seq: int, state: State, viewer: int | None, humans: Collection[int], *, chain: str
+) -> list[Frame]:
     """What a viewer receives on connect (or a sync that replays nothing):
     the state, and the round / game results if they are showing."""
-    frames = [state_frame(seq, state, viewer, humans)]
+    frames = [state_frame(seq, state, viewer, humans, chain=chain)]
     if shows_round_over(state):
         frames.append(round_over_frame(seq, state))
     if state.game_over:

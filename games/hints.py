@@ -6,8 +6,9 @@ choice for the asking player's own view (docs/fair-play.md).
 - Computed from ``view_for(state, seat)`` alone, like a computer move: the
   answer cannot hold another seat's tile.
 - Off the event loop (a small thread pool), with a bounded budget
-  (``HINT_BUDGET_MS``, ``HINT_DEALS``) and a cooldown per seat
-  (``HINT_COOLDOWN_SECONDS``: ``error`` ``rate_limited`` meanwhile).
+  (``HINT_BUDGET_MS``, ``HINT_DEALS``) and a cooldown per player, across
+  all their tables (``HINT_COOLDOWN_SECONDS``: ``error`` ``rate_limited``
+  meanwhile).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def seat_view(*, game_id: int, seat: int) -> tuple[PlayerView, int]:
     game = Game.objects.select_related("table").filter(pk=game_id).first()
     if game is None:
         raise services.GameNotLive(_("This game does not exist."), reason="no_game")
-    if game.table.ranked:
-        raise services.NotAllowed(_("Hints are not available in ranked games."), reason="ranked")
+    if game.table.staked:
+        raise services.NotAllowed(_("Hints are not available in ranked games or rooms."), reason="ranked")
     state = selectors.game_state(game)
     if state is None or game.finished or game.table.status != Table.Status.PLAYING:
         raise services.GameNotLive(_("This game is not being played."), reason="not_live")
@@ -123,18 +124,21 @@ def _hint_seed(view: PlayerView, seq: int) -> int:
     return view_seed(view) ^ seq
 
 
-def _cooldown_key(game_id: int, seat: int) -> str:
-    return f"games:hint:{game_id}:{seat}"
+def _cooldown_key(player: str) -> str:
+    # Per player, not per table: more tables must not mean more search.
+    return f"games:hint:{player}"
 
 
-async def hint_reply(*, game_id: int, seat: int, language: str) -> dict[str, Any]:
-    """The frame answering a ``hint`` request: a ``hint``, or an ``error``."""
+async def hint_reply(*, game_id: int, seat: int, player: str, language: str) -> dict[str, Any]:
+    """The frame answering a ``hint`` request: a ``hint``, or an ``error``.
+    ``player`` names the person ("user:<id>", "guest:<session key>"): one
+    hint per cooldown for them, whatever the number of their tables."""
     with translation.override(language):
         try:
             view, seq = await database_sync_to_async(seat_view)(game_id=game_id, seat=seat)
         except services.GameError as error:
             return {"type": "error", "code": error.code, "message": error.message, "reason": error.reason}
-        if not await cache.aadd(_cooldown_key(game_id, seat), 1, timeout=hint_cooldown()):
+        if not await cache.aadd(_cooldown_key(player), 1, timeout=hint_cooldown()):
             return {"type": "error", "code": "rate_limited", "message": _("One hint at a time: wait a moment.")}
 
     def run() -> dict[str, Any]:

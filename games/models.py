@@ -21,6 +21,8 @@ class Table(models.Model):
         COMPUTER = "computer", _("Against the computer")
         PRIVATE = "private", _("Private table")
         RANKED = "ranked", _("Ranked")
+        # A table of a room with stakes in chips (the lobby keeps its room facts).
+        ROOM = "room", _("Room table")
 
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -49,6 +51,11 @@ class Table(models.Model):
     @property
     def ranked(self) -> bool:
         return self.kind == self.Kind.RANKED
+
+    @property
+    def staked(self) -> bool:
+        """Ranked or played for chips: no hints, no help."""
+        return self.kind in (self.Kind.RANKED, self.Kind.ROOM)
 
     @property
     def live(self) -> bool:
@@ -112,6 +119,9 @@ class Game(models.Model):
     salt = models.CharField(max_length=64, blank=True, default="")
     # Number of the last move (event); 0 before any move.
     seq = models.PositiveIntegerField(default=0)
+    # The hash of the chained move log after move ``seq`` (games.chain); ""
+    # before the first move (the head is then the chain's genesis).
+    chain = models.CharField(max_length=64, blank=True, default="")
     # dump_state() after move ``seq``; None until the game starts.
     state = models.JSONField(null=True, blank=True)
     # Denormalised from the state for the stalled-game sweep: the seat to act
@@ -161,6 +171,9 @@ class Move(models.Model):
     # drawn tile, private to the drawer); "auto": true when the server or a
     # computer acted (with "level" for a computer).
     payload = models.JSONField(default=dict, blank=True)
+    # The chain's head after this move: SHA-256 over the previous head and this
+    # move's public part (games.chain, games.engine.chain).
+    chain = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games import chain
 from games.clock import clock_facts
 from games.engine import (
     Draw,
@@ -126,16 +127,19 @@ def sync_frames(game: Game, *, after: int, viewer: int | None, humans: Iterable[
     state = game_state(game)
     if state is None:
         return []
+    head = chain.head(game)
     missed = game.seq - after
     if missed <= 0 or after < 0 or missed > SYNC_REPLAY_LIMIT:
-        return snapshot_frames(game.seq, state, viewer, humans)
+        return snapshot_frames(game.seq, state, viewer, humans, chain=head)
     frames: list[Frame] = []
     for move, replayed in iter_states(game):
         if move is not None and move.seq > after:
-            frames.extend(move_frames(move.seq, move.kind, move.seat, move.payload, replayed, viewer, humans))
+            frames.extend(
+                move_frames(move.seq, move.kind, move.seat, move.payload, replayed, viewer, humans, chain=move.chain)
+            )
     # The last frames already hold the current state; end on a state anyway.
     if not frames or frames[-1]["type"] != "state":
-        frames.append(snapshot_frames(game.seq, state, viewer, humans)[0])
+        frames.append(snapshot_frames(game.seq, state, viewer, humans, chain=head)[0])
     return frames
 
 

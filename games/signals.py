@@ -21,3 +21,8 @@ table_socket_closed = Signal()
 # inside the transaction that ended it. Arguments: table_id, seat, user_id
 # (None for a guest). The members' app counts it against the member.
 seat_abandoned = Signal()
+
+# The table page asks the apps above for panels to show on it (the lobby
+# shows a room table's stake, payouts and the players' levels). Arguments:
+# request, table. Each receiver returns rendered HTML (safe) or "".
+table_page_panels = Signal()

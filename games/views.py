@@ -6,12 +6,14 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
+from games import limits, selectors, services
 from games.forms import PlayComputerForm, preset_limits
 from games.models import Table
 from games.services import timers
+from games.signals import table_page_panels
 from games.variants import rules_url_for
 
 
@@ -44,9 +46,13 @@ def play_computer(request: HttpRequest) -> HttpResponse:
         return render(request, "games/home.html", _home_context(form), status=400)
     data = form.cleaned_data
     member = request.user if request.user.is_authenticated else None
+    key = "" if member is not None else guest_key(request)  # the visitor the limit counts
+    if not limits.allow_new_table(request):
+        form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
+        return render(request, "games/home.html", _home_context(form), status=429)
     table = services.create_computer_table(
         user=member,
-        guest_key="" if member is not None else guest_key(request),
+        guest_key=key,
         preset=data["preset"],
         players=data["players"],
         teams=data["teams"],
@@ -81,7 +87,10 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
-    return render(request, "games/table.html", {"table": table, "config": table_config(table, seat)})
+    panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
+    return render(
+        request, "games/table.html", {"table": table, "config": table_config(table, seat), "panels": panels}
+    )
 
 
 @require_POST

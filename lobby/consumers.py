@@ -1,10 +1,12 @@
 """The lobby websocket ``/ws/lobby/`` (docs/protocol.md).
 
-Client -> server: ``{"type": "queue", "mode": ...}``, ``{"type": "leave"}``,
-``{"type": "ping"}``. Server -> client: ``counts`` every few seconds,
-``queued`` / ``left``, ``matched`` (also on connect while the member has a
-ranked game running), ``invited``, ``error`` (``login_required`` for guests,
-``bad_mode``, ``in_game``, ``bad_frame``, ``rate_limited``, ``server_error``).
+Client -> server: ``{"type": "queue", "mode": ...}`` (with ``"room": slug``:
+a room's queue, docs/rooms.md), ``{"type": "leave"}``, ``{"type": "ping"}``.
+Server -> client: ``counts`` every few seconds, ``queued`` / ``left``,
+``matched`` (also on connect while the member has a ranked game running),
+``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
+for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
+``bad_frame``, ``rate_limited``, ``server_error``).
 Frame parsing, the rate limit and failures: games.sockets.JsonSocket.
 """
 
@@ -24,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games import presence
 from games.modes import RANKED_MODES
 from games.sockets import JsonSocket, socket_language
-from lobby import broadcast, periodic, selectors, services
+from lobby import broadcast, periodic, room_tables, rooms, selectors, services
 from lobby.models import QueueEntry
 
 logger = logging.getLogger(__name__)
@@ -115,6 +117,9 @@ class LobbyConsumer(JsonSocket):
         if self.user_id is None:
             await self.send_error("login_required", _("Log in to play ranked games."))
             return
+        if "room" in content:
+            await self._queue_room(content.get("room"), mode)
+            return
         if not isinstance(mode, str) or mode not in RANKED_MODES:
             await self.send_error("bad_mode", _("Unknown ranked mode."))
             return
@@ -129,6 +134,28 @@ class LobbyConsumer(JsonSocket):
         # Match at once when possible; the periodic tick widens the windows later.
         await database_sync_to_async(services.run_matcher)()
         await database_sync_to_async(services.broadcast_counts)()
+
+    async def _queue_room(self, room: Any, mode: Any) -> None:
+        """``{"type": "queue", "room": slug, "mode": key}``: the room's queue
+        of that mode (docs/rooms.md); refused with the reason when the
+        member lacks the level or the chips."""
+        if not isinstance(room, str) or room not in rooms.ROOMS:
+            await self.send_error("bad_room", _("This room does not exist."))
+            return
+        if not isinstance(mode, str) or mode not in RANKED_MODES:
+            await self.send_error("bad_mode", _("Unknown ranked mode."))
+            return
+        try:
+            entry = await database_sync_to_async(self._join_room)(room, mode)
+        except room_tables.RoomError as error:
+            await self.send_error("cannot_sit", error.message)
+            return
+        await self.send_json({"type": "queued", "room": room, "mode": mode, "rating": round(entry.rating)})
+        await database_sync_to_async(room_tables.run_room_matcher)()
+
+    def _join_room(self, room: str, mode: str) -> QueueEntry:
+        user = get_user_model().objects.get(pk=self.user_id)
+        return room_tables.join_room_queue(user=user, room=room, mode=mode, channel_name=self.channel_name)
 
     def _join(self, mode: str) -> QueueEntry:
         user = get_user_model().objects.get(pk=self.user_id)

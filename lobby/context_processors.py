@@ -22,3 +22,14 @@ def invitations(request: HttpRequest) -> dict[str, object]:
         ]
 
     return {"lobby_invitations": SimpleLazyObject(pending)}
+
+
+def chips(request: HttpRequest) -> dict[str, object]:
+    """The member's chips and level for ``<body data-chips data-level>``
+    (read only when a template uses them)."""
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+    from lobby import room_selectors
+
+    return {"chip_standing": SimpleLazyObject(lambda: room_selectors.standing(user.pk))}

@@ -56,3 +56,18 @@ class PrivateTableForm(SaltFields, forms.Form):
                     }
                 )
         return data
+
+
+class RoomTableForm(forms.Form):
+    """A room table to open: the kind of game and its length (lobby.rooms)."""
+
+    kind = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect, initial="duel")
+    target = forms.TypedChoiceField(
+        label=_("Game length"), choices=TARGET_CHOICES, coerce=int, initial=0, widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from lobby import rooms
+
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(kind.key, kind.label) for kind in rooms.KINDS.values()]

@@ -1,5 +1,7 @@
-"""The periodic tick of the site: matchmaking, the turn timers, ratings whose
-signal was lost, dead sockets, and the live counters.
+"""The periodic tick of the site: matchmaking (ranked and rooms), the turn
+timers, ratings and room chips whose signal was lost (and the stakes of
+aborted room tables, and of room tables that waited too long), dead
+sockets, and the live counters.
 
 The lobby sits on top of the other apps, so it is the one that runs their
 periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
@@ -22,7 +24,7 @@ from django.db import close_old_connections
 from accounts.services import rate_missed_games
 from games.presence import forget_dead_sockets
 from games.services.timers import sweep
-from lobby import services
+from lobby import room_tables, services
 
 logger = logging.getLogger(__name__)
 
@@ -48,8 +50,11 @@ def tick() -> dict[str, Any]:
     report: dict[str, Any] = {}
     jobs: tuple[tuple[str, Callable[[], Any]], ...] = (
         ("matched", lambda: len(services.run_matcher())),
+        ("room_matched", lambda: len(room_tables.run_room_matcher())),
         ("timers", sweep),
         ("rated", rate_missed_games),
+        ("settled", room_tables.settle_missed),
+        ("stale_rooms", room_tables.close_stale_tables),
         ("forgotten", forget_dead_sockets),
         ("counts", services.broadcast_counts),
     )

@@ -1,16 +1,88 @@
 """Receivers of the lobby: the embedded mode's periodic loop starts with the
-first table socket (the lobby socket starts it itself)."""
+first table socket (the lobby socket starts it itself); a new member gets
+the starting chips; a room game that ends is settled."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.conf import settings
+from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.http import HttpRequest
+from django.template.loader import render_to_string
 
-from games.signals import table_socket_opened
-from lobby import periodic
+from accounts.hooks import profile_panels
+from games import dispatch
+from games.models import Game, Table
+from games.signals import game_finished, table_page_panels, table_socket_opened
+from lobby import chips, periodic, room_selectors, room_tables, rooms, tasks
+
+logger = logging.getLogger(__name__)
 
 
 @receiver(table_socket_opened, dispatch_uid="lobby.start_loop")
 def start_loop_with_first_socket(sender: Any, **_kwargs: Any) -> None:
     periodic.start_in_process_loop()
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="lobby.welcome_chips")
+def welcome_chips(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> None:
+    # In the sign-up's transaction: a member exists with their chips, or not at all.
+    if created:
+        chips.grant_welcome(user_id=instance.pk)
+
+
+@receiver(game_finished, dispatch_uid="lobby.settle_room")
+def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
+    # Sent after the commit that ended the game: a failure here must not
+    # break the move that ended it; the periodic tick settles what it missed.
+    # With Celery the settlement is a task (acknowledged once done, so a
+    # worker killed mid-settlement leaves it to be delivered again).
+    if table.kind != Table.Kind.ROOM:
+        return
+    try:
+        if dispatch.mode() == "celery":
+            tasks.settle_room_table.delay(table.pk)
+        else:
+            room_tables.settle(table_id=table.pk)
+    except Exception:
+        logger.exception("settling room table %s failed", table.pk)
+
+
+@receiver(profile_panels, dispatch_uid="lobby.profile_chips")
+def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any) -> str:
+    """The member's chips, level and progress, and their chip history
+    (``?chips=<page>``), on their profile."""
+    return render_to_string(
+        "lobby/_profile_chips.html",
+        {
+            "member": member,
+            "standing": room_selectors.standing(member.pk),
+            "history": room_selectors.history(member.pk, request.GET.get("chips")),
+        },
+        request=request,
+    )
+
+
+@receiver(table_page_panels, dispatch_uid="lobby.table_room")
+def table_room_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> str:
+    """At a room table: the room, the stake, what each place wins, the
+    players' levels, and (once settled) what the game paid each of them."""
+    room_table = room_selectors.room_of_table(table.pk)
+    if room_table is None:
+        return ""
+    spec = rooms.ROOMS[room_table.room]
+    return render_to_string(
+        "lobby/_table_room.html",
+        {
+            "room": spec,
+            "room_table": room_table,
+            "kind": rooms.KINDS[room_table.kind],
+            "length": rooms.LENGTHS[room_table.target],
+            "payout": next(row for row in room_selectors.payout_rows(spec) if row.kind.key == room_table.kind),
+            "results": room_selectors.seat_results(room_table),
+        },
+        request=request,
+    )

@@ -26,7 +26,7 @@ def counts() -> dict[str, Any]:
     guests = fresh.filter(user__isnull=True).exclude(session_key="").values("session_key").distinct().count()
     anonymous = fresh.filter(user__isnull=True, session_key="").count()
     searching = dict.fromkeys(MODE_KEYS, 0)
-    for row in QueueEntry.objects.values("mode").annotate(n=Count("pk")):
+    for row in QueueEntry.objects.filter(room="").values("mode").annotate(n=Count("pk")):
         if row["mode"] in searching:
             searching[row["mode"]] = row["n"]
     return {"type": "counts", "online": members + guests + anonymous, "searching": searching}
@@ -34,7 +34,7 @@ def counts() -> dict[str, Any]:
 
 def queued_mode(user: User) -> str:
     """The ranked mode the member is queued for, or ""."""
-    return QueueEntry.objects.filter(user=user).values_list("mode", flat=True).first() or ""
+    return QueueEntry.objects.filter(user=user, room="").values_list("mode", flat=True).first() or ""
 
 
 def live_ranked_table(user_id: int) -> Table | None:

@@ -51,6 +51,7 @@ def join_queue(*, user: User, mode: str, channel_name: str = "") -> QueueEntry:
         user=user,
         defaults={
             "mode": mode,
+            "room": "",
             "rating": display_rating_of(user, mode),
             "channel_name": channel_name,
             "joined_at": timezone.now(),
@@ -86,7 +87,7 @@ def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Table]:
             return tables
         entries = {
             entry.user_id: entry
-            for entry in QueueEntry.objects.select_for_update().filter(mode=mode.key).select_related("user")
+            for entry in QueueEntry.objects.select_for_update().filter(mode=mode.key, room="").select_related("user")
         }
         if len(entries) < mode.players:
             return tables

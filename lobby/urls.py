@@ -20,4 +20,12 @@ urlpatterns = [
     path("private/<int:table_id>/leave/", views.private_leave, name="private_leave"),
     path("private/<int:table_id>/invite/<int:user_id>/", views.private_invite, name="private_invite"),
     path("private/join/<str:token>/", views.private_join, name="private_join"),
+    path("rooms/", views.rooms_index, name="rooms"),
+    path("rooms/topup/", views.chips_topup, name="chips_topup"),
+    path("rooms/table/<int:table_id>/", views.room_table, name="room_table"),
+    path("rooms/table/<int:table_id>/status/", views.room_table_status, name="room_table_status"),
+    path("rooms/table/<int:table_id>/join/", views.room_join, name="room_join"),
+    path("rooms/table/<int:table_id>/leave/", views.room_leave, name="room_leave"),
+    path("rooms/<slug:slug>/", views.room, name="room"),
+    path("rooms/<slug:slug>/open/", views.room_open, name="room_open"),
 ]

@@ -1,5 +1,5 @@
 """Lobby pages: the ranked queue, live tables to watch, private tables and
-their invitations. Thin: parse, call a service or selector, render."""
+their invitations, the rooms with stakes. Thin: parse, call a service or selector, render."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.selectors import friends_of, ratings_of
-from games import fairness
+from games import fairness, limits
 from games import services as game_services
 from games.models import Table
 from games.modes import RANKED_MODES
 from games.selectors import seat_names
-from lobby import private, selectors, services
-from lobby.forms import PrivateTableForm
+from lobby import chips, private, room_selectors, room_tables, rooms, selectors, services
+from lobby.forms import PrivateTableForm, RoomTableForm
+from lobby.models import RoomTable
 
 
 @login_required
@@ -32,6 +33,7 @@ def ranked(request: HttpRequest) -> HttpResponse:
             "queued_mode": selectors.queued_mode(request.user),
             "current_table": selectors.live_ranked_table(request.user.pk),
             "live_tables": selectors.live_tables(limit=8),
+            "standing": room_selectors.standing(request.user.pk),
         },
     )
 
@@ -51,6 +53,9 @@ def private_new(request: HttpRequest) -> HttpResponse:
         and form.is_valid()
         and (seed := form.seed_choice(request.session)) is not None
     ):
+        if not limits.allow_new_table(request):
+            form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
+            return render(request, "lobby/private_new.html", {"form": form}, status=429)
         data = form.cleaned_data
         server_seed, salt = seed
         table = private.create_private_table(
@@ -105,9 +110,17 @@ def private_table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def private_status(request: HttpRequest, table_id: int) -> JsonResponse:
-    """Polled by the waiting page: where the table stands."""
+    """Polled by the waiting page: where the table stands. Told to whoever may
+    see the table itself: its creator and its players, anyone when it is
+    public; else 404, like the table page (table ids are sequential)."""
     table = _waiting_table(table_id)
     seats = list(table.seats.order_by("number"))
+    user_id = request.user.pk if request.user.is_authenticated else None
+    allowed = table.public or (
+        user_id is not None and (table.created_by_id == user_id or any(seat.user_id == user_id for seat in seats))
+    )
+    if not allowed:
+        raise Http404(_("Ask the table's creator for the invitation link."))
     names = seat_names(seats)
     return JsonResponse(
         {
@@ -190,3 +203,166 @@ def private_invite(request: HttpRequest, table_id: int, user_id: int) -> HttpRes
         messages.success(request, _("Invitation sent."))
 
     return _owner_action(request, table_id, invite)
+
+
+# --- Rooms with stakes (docs/rooms.md) ---------------------------------------------
+
+
+def _room_or_404(slug: str) -> rooms.Room:
+    room = rooms.ROOMS.get(slug)
+    if room is None:
+        raise Http404(_("This room does not exist."))
+    return room
+
+
+def rooms_index(request: HttpRequest) -> HttpResponse:
+    mine = room_selectors.standing(request.user.pk) if request.user.is_authenticated else None
+    cards = [
+        (room, "" if mine is None else room_tables.refusal(user_id=request.user.pk, room=room))
+        for room in rooms.ROOMS.values()
+    ]
+    return render(
+        request,
+        "lobby/rooms.html",
+        {
+            "cards": cards,
+            "standing": mine,
+            "winners": room_selectors.weekly_winners(),
+            "fee_percent": rooms.FEE_PERCENT,
+            "floor": rooms.DAILY_FLOOR,
+        },
+    )
+
+
+def room(request: HttpRequest, slug: str) -> HttpResponse:
+    spec = _room_or_404(slug)
+    viewer = request.user.pk if request.user.is_authenticated else None
+    queued_room, queued_mode = room_selectors.queued_room(viewer) if viewer else ("", "")
+    return render(
+        request,
+        "lobby/room.html",
+        {
+            "room": spec,
+            "refusal": "" if viewer is None else room_tables.refusal(user_id=viewer, room=spec),
+            "standing": None if viewer is None else room_selectors.standing(viewer),
+            "payouts": room_selectors.payout_rows(spec),
+            "waiting": room_selectors.room_tables(slug, status=Table.Status.WAITING, viewer_id=viewer),
+            "playing": room_selectors.room_tables(slug, status=Table.Status.PLAYING, viewer_id=viewer),
+            "form": RoomTableForm(),
+            "modes": RANKED_MODES.values(),
+            "queued_mode": queued_mode if queued_room == slug else "",
+            "fee_percent": rooms.FEE_PERCENT,
+        },
+    )
+
+
+@login_required
+@require_POST
+def room_open(request: HttpRequest, slug: str) -> HttpResponse:
+    _room_or_404(slug)
+    form = RoomTableForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a game and its length."))
+        return redirect("lobby:room", slug=slug)
+    try:
+        table = room_tables.open_table(
+            owner=request.user, room=slug, kind=form.cleaned_data["kind"], target=form.cleaned_data["target"]
+        )
+    except game_services.GameError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:room", slug=slug)
+    return redirect("lobby:room_table", table_id=table.pk)
+
+
+@login_required
+@require_POST
+def room_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    room_table = get_object_or_404(RoomTable, pk=table_id)
+    try:
+        room_tables.join_table(table_id=table_id, user=request.user)
+    except game_services.GameError as error:
+        messages.error(request, error.message)
+        return redirect("lobby:room", slug=room_table.room)
+    return redirect("lobby:room_table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def room_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    room_table = get_object_or_404(RoomTable, pk=table_id)
+    try:
+        room_tables.leave_table(table_id=table_id, user=request.user)
+    except game_services.GameError as error:
+        messages.error(request, error.message)
+    return redirect("lobby:room", slug=room_table.room)
+
+
+def room_table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A room table waiting for players; once it plays, the table page."""
+    room_table = get_object_or_404(RoomTable.objects.select_related("table"), pk=table_id)
+    table = room_table.table
+    if table.status != Table.Status.WAITING:
+        return redirect("games:table", table_id=table.pk)
+    seats = list(table.seats.order_by("number"))
+    names = seat_names(seats)
+    spec = rooms.ROOMS[room_table.room]
+    return render(
+        request,
+        "lobby/room_table.html",
+        {
+            "room": spec,
+            "room_table": room_table,
+            "kind": rooms.KINDS[room_table.kind],
+            "length": rooms.LENGTHS[room_table.target],
+            "table": table,
+            "seats": [(seat, names[seat.number]) for seat in seats],
+            "seated": request.user.is_authenticated and any(s.user_id == request.user.pk for s in seats),
+            "is_owner": request.user.is_authenticated and table.created_by_id == request.user.pk,
+            "refusal": ""
+            if not request.user.is_authenticated
+            else room_tables.refusal(user_id=request.user.pk, room=spec),
+            "payout": next(row for row in room_selectors.payout_rows(spec) if row.kind.key == room_table.kind),
+        },
+    )
+
+
+def room_table_status(request: HttpRequest, table_id: int) -> JsonResponse:
+    """Polled by the waiting page (where the table stands) and by the table
+    page once the game is over (what it paid each player)."""
+    room_table = get_object_or_404(RoomTable.objects.select_related("table"), pk=table_id)
+    seats = list(room_table.table.seats.order_by("number"))
+    names = seat_names(seats)
+    return JsonResponse(
+        {
+            "status": room_table.table.status,
+            "url": reverse("games:table", args=[table_id]),
+            "room_url": reverse("lobby:room", args=[room_table.room]),
+            "seats": [{"number": seat.number, "kind": seat.kind, "name": names[seat.number]} for seat in seats],
+            "settled": room_table.settled_at is not None,
+            "outcome": room_table.outcome,
+            "results": [
+                {
+                    "seat": result.seat,
+                    "name": result.name,
+                    "level": result.level,
+                    "paid": result.paid,
+                    "net": result.net,
+                    "xp": result.xp,
+                    "place": result.place,
+                }
+                for result in room_selectors.seat_results(room_table)
+            ],
+        }
+    )
+
+
+@login_required
+@require_POST
+def chips_topup(request: HttpRequest) -> HttpResponse:
+    try:
+        entry = chips.claim_topup(user_id=request.user.pk)
+    except chips.ChipError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("%(chips)s chips added to your balance.") % {"chips": entry.amount})
+    return redirect("lobby:rooms")

@@ -27,6 +27,7 @@ from games.engine.rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, ru
 from games.engine.tiles import TILES
 from games.modes import RANKED_MODES
 from games.variants import VARIANT_NAMES, VARIANT_SUMMARIES
+from lobby import rooms
 
 # The order the variants appear in: the presets' own order.
 NEXT_OPENER_LABELS: dict[str, Promise] = {
@@ -533,4 +534,70 @@ def timers() -> dict[str, str]:
         "grace": duration_label(clock.grace_time()),
         "abandon": duration_label(clock.abandon_time()),
         "next_round": duration_label(clock.next_round_time()),
+    }
+
+
+# --- Rooms with stakes (lobby.rooms) ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoomPayoutRow:
+    room: Any  # lobby.rooms.Room
+    places: list[tuple[int, int]]  # (chips paid, net) per place
+    fee: int
+
+
+@dataclass(frozen=True)
+class RoomKindTable:
+    kind: Any  # lobby.rooms.GameKind
+    places: list[int]
+    rows: list[RoomPayoutRow]
+
+
+def room_facts() -> dict[str, Any]:
+    """The rooms, their payouts per kind of game, experience and the level
+    curve, read from lobby.rooms (the same data the room pages use)."""
+    payouts = [
+        RoomKindTable(
+            kind=kind,
+            places=list(range(1, len(kind.payout_percent) + 1)),
+            rows=[
+                RoomPayoutRow(
+                    room=room,
+                    places=list(zip(room.payouts(kind.key), room.net(kind.key), strict=True)),
+                    fee=room.fee(kind.key),
+                )
+                for room in rooms.ROOMS.values()
+            ],
+        )
+        for kind in rooms.KINDS.values()
+    ]
+    most = max(len(kind.xp) for kind in rooms.KINDS.values())
+    experience = [
+        (
+            kind,
+            [
+                (
+                    length,
+                    [
+                        rooms.xp_for(kind.key, length.target, place) if place <= len(kind.xp) else None
+                        for place in range(1, most + 1)
+                    ],
+                )
+                for length in rooms.LENGTHS.values()
+            ],
+        )
+        for kind in rooms.KINDS.values()
+    ]
+    return {
+        "rooms": list(rooms.ROOMS.values()),
+        "payouts": payouts,
+        "experience": experience,
+        "places": list(range(1, most + 1)),
+        "levels": [(level, rooms.xp_for_level(level)) for level in range(1, 21)],
+        "level_step": rooms.LEVEL_STEP,
+        "max_level": rooms.MAX_LEVEL,
+        "fee_percent": rooms.FEE_PERCENT,
+        "grant": rooms.STARTING_GRANT,
+        "floor": rooms.DAILY_FLOOR,
     }

@@ -39,6 +39,7 @@ SECTIONS = (
     ("variant-rules", _("The variants one by one")),
     ("computer", _("The computer opponents")),
     ("ranked", _("Ranked play: modes, timers and leaving a game")),
+    ("rooms", _("Rooms: stakes, payouts and levels")),
     ("strategy", _("Strategy tips")),
     ("glossary", _("Glossary")),
     ("faq", _("Questions and answers")),
@@ -79,6 +80,7 @@ def guide_context() -> dict[str, Any]:
         "example_seed": EXAMPLE_SEED,
         "example_commitment": commit_seed(EXAMPLE_SEED),
         "verify_command": VERIFY_COMMAND,
+        "room": facts.room_facts(),
         **derived,
     }
 

@@ -107,6 +107,7 @@ def test_production_settings_pass_the_deploy_check() -> None:
         SECRET_KEY="a-long-and-random-production-secret-key-for-the-deploy-check-0123456789",
         DEBUG="0",
         ALLOWED_HOSTS="dominoes.example",
+        EMAIL_HOST="smtp.example.net",
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

@@ -9,6 +9,7 @@ from django.test import Client
 
 from accounts import ratings, services
 from accounts.models import Friendship, Rating
+from games.models import Table
 from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,22 @@ def test_profile_lists_recent_games_with_replay_links_and_rating_changes(client:
     assert f'href="/table/{table.pk}/replay/"' in html
     assert 'href="/u/bob/"' in html
     assert "Duel, block game" in html
+
+
+def test_profile_lists_a_private_game_only_to_those_who_sat_at_it(client: Client, make_member) -> None:
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = ranked_table([alice, bob])
+    Table.objects.filter(pk=table.pk).update(kind=Table.Kind.PRIVATE, mode="", public=False)
+    play_out(table, seed=4)
+    replay_link = f'href="/table/{table.pk}/replay/"'
+    # A visitor and a member who did not play: no line, so no link that answers 404.
+    assert replay_link not in client.get("/u/alice/").content.decode()
+    assert replay_link not in logged_in(carol).get("/u/alice/").content.decode()
+    assert logged_in(carol).get(f"/table/{table.pk}/replay/").status_code == 404
+    # Its players see it, on either profile, and its replay opens.
+    for player in (alice, bob):
+        assert replay_link in logged_in(player).get("/u/alice/").content.decode()
+        assert logged_in(player).get(f"/table/{table.pk}/replay/").status_code == 200
 
 
 def test_unknown_profile_is_404(client: Client, db) -> None:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from games.engine import Draw, Pass, Play, apply_action, legal_actions, new_game, rules_for
+from games.engine.chain import chain_genesis, chain_link
 from games.frames import move_frames, snapshot_frames
 
 Frames = list[dict[str, Any]]
@@ -43,7 +44,8 @@ def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Fra
     humans = frozenset(range(players))
     viewers: list[int | None] = [None, *range(players)]
     state = new_game(bench_rules(players), str(seed))
-    opening = {viewer: snapshot_frames(0, state, viewer, humans) for viewer in viewers}
+    head = chain_genesis(str(seed))
+    opening = {viewer: snapshot_frames(0, state, viewer, humans, chain=head) for viewer in viewers}
     moves: list[dict[Any, Frames]] = []
     while True:
         action = rng.choice(legal_actions(state))
@@ -52,9 +54,11 @@ def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Fra
             break
         kind = type(action).__name__.lower()
         payload = _payload(action, state, after)
+        seq = len(moves) + 1
+        head = chain_link(head, {"seq": seq, "type": kind, "seat": action.seat, **payload})
         moves.append(
             {
-                viewer: move_frames(len(moves) + 1, kind, action.seat, payload, after, viewer, humans)
+                viewer: move_frames(seq, kind, action.seat, payload, after, viewer, humans, chain=head)
                 for viewer in viewers
             }
         )

@@ -60,6 +60,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz for the proxy and the supervisor: before the HTTPS redirect and
+    # the host check (config.middleware).
+    "config.middleware.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -88,6 +91,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "lobby.context_processors.invitations",
+                "lobby.context_processors.chips",
             ],
         },
     },
@@ -165,7 +169,19 @@ CELERY_TIMEZONE = "UTC"
 # Post-game reviews are long CPU work (a hard-level search per move): on their
 # own queue, served by their own worker (Procfile "reviewer"), so that they
 # never hold the slots computer moves wait for.
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+#
+# The periodic lobby work (matchmaking, the counters, turn timers and absent
+# players: one tick every LOBBY_TICK_SECONDS) has its own queue too, served
+# by its own worker (Procfile "periodic"): a computer move sleeps through its
+# human-like pause on a prefork worker, so a backlog of them would otherwise
+# hold matchmaking and the turn timers behind it.
+PERIODIC_QUEUE = "periodic"
+CELERY_TASK_ROUTES = {
+    "games.tasks.review_game": {"queue": "reviews"},
+    "lobby.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
+    # The chips of a room game that ended (docs/rooms.md): lobby work too.
+    "lobby.tasks.settle_room_table": {"queue": PERIODIC_QUEUE},
+}
 # Periodic tasks (`celery beat`, one in the whole site). The stalled-game
 # sweep requeues computer turns whose task was lost (a Redis restart loses
 # the queue; a worker killed before its task reached the queue): the database
@@ -186,6 +202,15 @@ CELERY_BEAT_SCHEDULE = {
 }
 LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
+# New tables per visitor and per client address in a window (games.limits).
+TABLES_PER_VISITOR = 10
+TABLES_PER_ADDRESS = 40
+TABLE_LIMIT_WINDOW = 600
+
+# The Ed25519 key that signs published replay files (games.signing): 64 hex
+# digits; unset, it is derived from SECRET_KEY.
+REPLAY_SIGNING_KEY = os.environ.get("REPLAY_SIGNING_KEY", "")
+
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))
 
@@ -200,9 +225,40 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# Failed logins: 10 a minute per client address (see TRUSTED_PROXY_COUNT),
+# 5 per 5 minutes per account (accounts.adapter: by account, whatever name
+# or address is typed). /admin/login/ goes through the same page (config.urls).
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Sign-up does not reveal whether an address has an account (accounts.adapter).
+ACCOUNT_FORMS = {"signup": "accounts.adapter.QuietSignupForm"}
+
+# --- E-mail (sign-up, password resets) ---------------------------------------
+# SMTP as soon as EMAIL_HOST is set; without it, mails are printed to the
+# console (development). config.settings.production refuses to start without
+# a backend that sends.
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "EMAIL_BACKEND", SMTP_BACKEND if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)  # STARTTLS, port 587
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)  # implicit TLS, port 465
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    if "EMAIL_USE_TLS" in os.environ:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL are exclusive: set one of them.")
+    EMAIL_USE_TLS = False
+EMAIL_TIMEOUT = int(os.environ.get("EMAIL_TIMEOUT", "10"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "dominoes@localhost")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
+# The Sites framework's domain and name, written into the database at every
+# ``migrate`` (accounts.sites): the mails say "dominoes.example", not the
+# framework's "example.com".
+SITE_DOMAIN = os.environ.get("SITE_DOMAIN", "") or (env_list("ALLOWED_HOSTS", []) or ["localhost:8000"])[0]
+SITE_NAME = os.environ.get("SITE_NAME", "Dominoes club")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -230,12 +286,21 @@ USE_TZ = True
 
 # --- Static files (whitenoise) ----------------------------------------------
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "config.storage.StaticStorage"},
 }
+
+# --- Behind a proxy: which address is the client's -------------------------
+# Number of proxies in front of the web processes that write
+# X-Forwarded-For (the nginx of deploy/nginx.conf: 1). The client's address
+# is then the entry that many places from the right: the proxy wrote it, the
+# client cannot. 0 (development, no proxy): the socket's peer address. Used by
+# the login limits (allauth) and the table creation limit (games.limits).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 LOGGING = {
     "version": 1,
@@ -244,3 +309,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }
+
+# --- Error reports (optional) -------------------------------------------------
+# With SENTRY_DSN set, unhandled errors of the web processes and the Celery
+# workers are sent to Sentry (config.observability).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.observability import init_sentry
+
+    init_sentry(SENTRY_DSN)

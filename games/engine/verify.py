@@ -16,11 +16,26 @@ game's ``replay.json`` once the game is over (docs/fair-play.md)::
       "final_scores": [...], "winner": ..., "end_reason": "..."
     }
 
-The check, in order: the commitment is ``SHA-256`` of the seed (of the server
+Format 2 adds the proof of *what was played*: every action carries its
+``seq`` (1, 2, ...) and ``chain``, the chained move log's head after it
+(games.engine.chain); ``chain_head`` is the last one; and ``signature`` is the
+site's Ed25519 signature over the whole file (``signed_bytes``)::
+
+      "actions": [{"type": "play", ..., "seq": 1, "chain": "<hex>"}, ...],
+      "chain_head": "<hex>",
+      "signature": {"algorithm": "Ed25519", "public_key": "<hex>", "value": "<hex>"}
+
+The check, in order: the signature holds (with the site's published key when
+``--key`` gives it); the chain holds, from ``SHA-256("dominoes-chain:" +
+commitment)`` through every action to ``chain_head`` (and through the heads
+given with ``--head SEQ:HEX``, read from live ``state`` frames); the
+commitment is ``SHA-256`` of the seed (of the server
 seed when salted, the dealing seed then being ``salted_seed(server_seed,
 salt)``); the deals come from the seed; every action is legal in turn (a drawn
 tile, when given, is the one the boneyard held); the game is over after the
 last action, with the published scores (and winner and reason, when given).
+A file without a chain or a signature is refused. The signature needs the
+``cryptography`` package (a dependency of the site).
 With ``--computer`` it also recomputes every computer move marked
 ``"computer": {"level": ..., "budget_ms": ...}`` from its seat's view alone
 (needs ``games.ai``, plain Python too). It prints the final scores, or the
@@ -40,6 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Draw, action_from_json, action_to_json
+from .chain import canonical_json, chain_genesis, chain_link
 from .deal import Seed, commit_seed
 from .errors import IllegalAction
 from .game import new_game, next_round
@@ -55,10 +71,13 @@ __all__ = [
     "computer_seed",
     "main",
     "salted_seed",
+    "sign_replay",
+    "signed_bytes",
     "verify_replay",
 ]
 
-FORMAT = 1
+FORMAT = 2
+SIGNATURE_ALGORITHM = "Ed25519"
 PLAY_TYPES = ("play", "draw", "pass")
 
 
@@ -99,6 +118,83 @@ class Report:
     actions: int
     computer_checked: int = 0
     notes: list[str] = field(default_factory=list)
+    chain_head: str = ""
+    public_key: str = ""
+    heads_checked: int = 0
+
+
+def signed_bytes(data: Mapping[str, Any]) -> bytes:
+    """What the site signs: the whole file but its ``signature``, as canonical JSON."""
+    return canonical_json({key: value for key, value in data.items() if key != "signature"})
+
+
+def sign_replay(data: Mapping[str, Any], private_key: Any) -> dict[str, Any]:
+    """``data`` with its ``signature`` (``private_key``: a ``cryptography``
+    ``Ed25519PrivateKey``)."""
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    unsigned = {key: value for key, value in data.items() if key != "signature"}
+    public = private_key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+    value = private_key.sign(signed_bytes(unsigned)).hex()
+    return {**unsigned, "signature": {"algorithm": SIGNATURE_ALGORITHM, "public_key": public, "value": value}}
+
+
+def _check_signature(data: Mapping[str, Any], key: str | None) -> str:
+    """The public key (hex) whose signature over the file holds."""
+    signature = data.get("signature")
+    if not isinstance(signature, Mapping):
+        raise Disagreement("the file is not signed by the site")
+    if signature.get("algorithm") != SIGNATURE_ALGORITHM:
+        raise Disagreement(f"unknown signature algorithm {signature.get('algorithm')!r}")
+    public, value = signature.get("public_key"), signature.get("value")
+    if not isinstance(public, str) or not isinstance(value, str):
+        raise Disagreement("the signature needs its public_key and value (hex)")
+    if key is not None and public.lower() != key.strip().lower():
+        raise Disagreement(f"the file is signed with key {public}, not with the site's key {key.strip()}")
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError:  # pragma: no cover - the site depends on it
+        raise Disagreement("checking the signature needs the cryptography package (pip install cryptography)") from None
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public)).verify(bytes.fromhex(value), signed_bytes(data))
+    except (InvalidSignature, ValueError):
+        raise Disagreement("the signature does not hold: the file is not the one the site signed") from None
+    return public.lower()
+
+
+def _check_chain(data: Mapping[str, Any], actions: Sequence[Any], heads: Mapping[int, str]) -> str:
+    """The chain's head after the last action, once every link holds."""
+    commitment = data.get("commitment")
+    if not isinstance(commitment, str):
+        raise Disagreement("no commitment in the file")
+    head = chain_genesis(commitment)
+    if 0 in heads and heads[0] != head:
+        raise Disagreement(f"the head given for event 0 is {heads[0]}, the chain starts at {head}")
+    for index, frame in enumerate(actions, start=1):
+        if not isinstance(frame, Mapping):
+            raise Disagreement("an action is a JSON object", index=index)
+        if "chain" not in frame:
+            raise Disagreement("no chain hash: the file has no chained move log", index=index)
+        if frame.get("seq") != index:
+            raise Disagreement(f"event number {frame.get('seq')!r} where {index} was expected", index=index)
+        try:
+            head = chain_link(head, frame)
+        except (KeyError, TypeError):
+            raise Disagreement(f"malformed action {dict(frame)!r}", index=index) from None
+        if frame["chain"] != head:
+            raise Disagreement(f"the chain does not hold: the hash after this move is {head}, not {frame['chain']}", index=index)
+        if index in heads and heads[index] != head:
+            raise Disagreement(
+                f"the live state frame of event {index} showed the head {heads[index]}, the file's moves give {head}",
+                index=index,
+            )
+    if data.get("chain_head") != head:
+        raise Disagreement(f"the chain's head is {head}, not {data.get('chain_head')!r}")
+    beyond = [seq for seq in heads if seq > len(actions)]
+    if beyond:
+        raise Disagreement(f"a live state frame showed event {min(beyond)}, the file stops at {len(actions)}")
+    return head
 
 
 def _describe(frame: Mapping[str, Any]) -> str:
@@ -194,20 +290,34 @@ def _check_computer(state: State, frame: Mapping[str, Any], seed: Seed, index: i
     return True
 
 
-def verify_replay(data: Mapping[str, Any], *, computer: bool = False) -> Report:
-    """Check a replay file's content; raise ``Disagreement`` at the first problem."""
+def verify_replay(
+    data: Mapping[str, Any],
+    *,
+    computer: bool = False,
+    key: str | None = None,
+    heads: Mapping[int, str] | None = None,
+) -> Report:
+    """Check a replay file's content; raise ``Disagreement`` at the first problem.
+
+    ``key``: the site's published public key (hex); without it the file's
+    own key is used (and reported, to compare). ``heads``: event number ->
+    chain head, as live ``state`` frames showed them."""
     if not isinstance(data, Mapping):
         raise Disagreement("a replay file is a JSON object")
-    if data.get("format", FORMAT) != FORMAT:
+    if data.get("format") == 1:
+        raise Disagreement("a format 1 file has no chained move log and no signature: download it again")
+    if data.get("format") != FORMAT:
         raise Disagreement(f"unknown replay format {data.get('format')!r}")
+    public_key = _check_signature(data, key)
     try:
         rules = Rules.from_dict(dict(data["rules"]))
     except (KeyError, TypeError, ValueError) as error:
         raise Disagreement(f"bad rules: {error}") from None
-    seed, salted = _check_seed(data)
     actions = data.get("actions")
     if not isinstance(actions, Sequence) or isinstance(actions, str):
         raise Disagreement("no list of actions in the file")
+    head = _check_chain(data, actions, heads or {})
+    seed, salted = _check_seed(data)
     state = new_game(rules, seed)
     checked = 0
     for index, frame in enumerate(actions, start=1):
@@ -225,7 +335,16 @@ def verify_replay(data: Mapping[str, Any], *, computer: bool = False) -> Report:
         raise Disagreement(f"the winner is {state.winner}, not {data['winner']}")
     if data.get("end_reason") is not None and data["end_reason"] != state.end_reason:
         raise Disagreement(f"the game ended by {state.end_reason}, not {data['end_reason']}")
-    return Report(seed, salted, state, len(actions), checked)
+    return Report(
+        seed, salted, state, len(actions), checked, chain_head=head, public_key=public_key, heads_checked=len(heads or {})
+    )
+
+
+def _head(text: str) -> tuple[int, str]:
+    seq, separator, head = text.partition(":")
+    if not separator or not seq.strip().isdigit() or len(head.strip()) != 64:
+        raise argparse.ArgumentTypeError("give SEQ:HEAD, e.g. 17:3f9a... (the seq and chain of a state frame)")
+    return int(seq), head.strip().lower()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -241,6 +360,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="also recompute every computer move from its seat's view alone",
     )
+    parser.add_argument(
+        "--key",
+        help="the site's public key (hex, as published at /fair-play/key.json): the file must be signed with it",
+    )
+    parser.add_argument(
+        "--head",
+        action="append",
+        type=_head,
+        default=[],
+        metavar="SEQ:HEAD",
+        help="a live state frame's seq and chain: the file's moves must lead to that head (repeatable)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.replay == "-":
@@ -252,11 +383,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cannot read {args.replay}: {error}", file=sys.stderr)
         return 2
     try:
-        report = verify_replay(data, computer=args.computer)
+        report = verify_replay(data, computer=args.computer, key=args.key, heads=dict(args.head))
     except Disagreement as error:
         print(f"MISMATCH: {error}")
         return 1
     state = report.state
+    if args.key:
+        print(f"signature OK: signed with the site's key {report.public_key}")
+    else:
+        print(
+            f"signature OK: signed with key {report.public_key} "
+            "(compare it with the key the site publishes, or pass it with --key)"
+        )
+    print(f"chain OK: {report.actions} moves chained from the commitment to head {report.chain_head}")
+    if report.heads_checked:
+        print(f"live heads OK: the {report.heads_checked} head(s) given are on the chain")
     if report.salted:
         print(f"commitment OK: SHA-256(server seed) = {data['commitment']}")
         print(f"seed OK: SHA-256(server seed:salt) = {report.seed}")

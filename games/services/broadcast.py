@@ -178,16 +178,18 @@ def broadcast_move(
     state: State,
     humans: Collection[int],
     table: Mapping[str, Any],
+    chain: str,
 ) -> None:
     """Send move ``seq`` to every viewer of the table (their own frames).
 
     ``table`` carries the live table facts the consumer merges into the
-    ``table`` object of its ``state`` frames (status, draw offers).
+    ``table`` object of its ``state`` frames (status, draw offers); ``chain``
+    is the move log's head after the move (games.chain).
     """
     messages = [
         (
             viewer_group(table_id, viewer),
-            _message(seq, move_frames(seq, kind, seat, payload, state, viewer, humans), table),
+            _message(seq, move_frames(seq, kind, seat, payload, state, viewer, humans, chain=chain), table),
         )
         for viewer in _viewers(state.rules.players)
     ]
@@ -195,13 +197,13 @@ def broadcast_move(
 
 
 def broadcast_snapshot(
-    *, table_id: int, seq: int, state: State, humans: Collection[int], table: Mapping[str, Any]
+    *, table_id: int, seq: int, state: State, humans: Collection[int], table: Mapping[str, Any], chain: str
 ) -> None:
     """Send every viewer their whole state (a game starts, a table fact changes)."""
     messages = [
         (
             viewer_group(table_id, viewer),
-            _message(seq, snapshot_frames(seq, state, viewer, humans), table, snapshot=True),
+            _message(seq, snapshot_frames(seq, state, viewer, humans, chain=chain), table, snapshot=True),
         )
         for viewer in _viewers(state.rules.players)
     ]

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games import chain, selectors
 from games.engine import (
     Action,
     Draw,
@@ -51,6 +51,8 @@ class Outcome:
     humans: frozenset[int] = field(default_factory=frozenset)
     # The live table facts after the move (selectors.table_facts).
     facts: Mapping[str, Any] = field(default_factory=dict)
+    # The chained move log's head after this move (games.chain).
+    chain: str = ""
 
     @property
     def finished(self) -> bool:
@@ -106,19 +108,22 @@ def _record(
     arrange the after-commit work. Runs inside the locked transaction."""
     game, table = locked.game, locked.table
     game.seq += 1
-    Move.objects.create(game=game, seq=game.seq, seat=seat, kind=kind, payload=payload)
+    game.chain = chain.move_link(chain.head(game), seq=game.seq, kind=kind, seat=seat, payload=payload)
+    Move.objects.create(game=game, seq=game.seq, seat=seat, kind=kind, payload=payload, chain=game.chain)
     game.state = dump_state(new_state)
     game.to_move = new_state.to_move
     game.round_over = new_state.round_over
     if kind == Move.Kind.NEXT_ROUND:
         game.draw_offers = []
-    fields = ["seq", "state", "to_move", "round_over", "draw_offers", "updated_at"]
+    fields = ["seq", "chain", "state", "to_move", "round_over", "draw_offers", "updated_at"]
     if new_state.game_over:
         finish_game(game=game, table=table, state=new_state)
         fields += ["result", "winner", "finished_at"]
     game.save(update_fields=fields)
     facts = selectors.table_facts(table, game, locked.seats.humans)
-    outcome = Outcome(game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts)
+    outcome = Outcome(
+        game.pk, table.pk, game.seq, kind, seat, payload, new_state, locked.seats.humans, facts, game.chain
+    )
     # The computer's turn is queued before anyone hears of the move: a
     # process that dies after announcing it cannot leave the game waiting.
     after_commit_work(game_id=game.pk, seq=game.seq, state=new_state, seats=locked.seats)
@@ -132,6 +137,7 @@ def _record(
             state=new_state,
             humans=outcome.humans,
             table=facts,
+            chain=outcome.chain,
         )
     )
     return outcome
@@ -293,10 +299,10 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         if state is not None:
             info = selectors.table_seat_info(table.pk)
             facts = selectors.table_facts(table, game)
-            seq = game.seq
+            seq, head = game.seq, chain.head(game)
             transaction.on_commit(
                 lambda: broadcast.broadcast_snapshot(
-                    table_id=table.pk, seq=seq, state=state, humans=info.humans, table=facts
+                    table_id=table.pk, seq=seq, state=state, humans=info.humans, table=facts, chain=head
                 )
             )
         return True

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games import chain, selectors
 from games.ai import LEVELS
 from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for
 from games.engine.verify import salted_seed
@@ -169,11 +169,11 @@ def start_game(*, table: Table) -> Game:
             game.save(update_fields=["result", "winner", "finished_at"])
         info = selectors.seat_info(seats)
         facts = selectors.table_facts(locked_table, game)
-        table_id, seq = table.pk, game.seq
+        table_id, seq, head = table.pk, game.seq, chain.head(game)
         after_commit_work(game_id=game.pk, seq=seq, state=state, seats=info)  # before the news
         transaction.on_commit(
             lambda: broadcast.broadcast_snapshot(
-                table_id=table_id, seq=seq, state=state, humans=info.humans, table=facts
+                table_id=table_id, seq=seq, state=state, humans=info.humans, table=facts, chain=head
             )
         )
     return game

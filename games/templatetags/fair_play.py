@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from games import fairness, review
+from games import fairness, review, signing
 from games.models import Game
 
 register = template.Library()
@@ -26,6 +26,9 @@ def fair_play_panel(context: template.Context, game: Game) -> dict[str, Any]:
         "download_url": reverse("fair_play:replay_json", args=[table_id]) + "?download=1",
         "review_url": reverse("fair_play:review", args=[table_id]),
         "filename": filename,
-        "command": f"{fairness.VERIFY_COMMAND} {filename}",
+        "command": fairness.verify_command(game.table),
         "command_computer": f"{fairness.VERIFY_COMMAND} --computer {filename}",
+        "public_key": signing.public_key_hex(),
+        "key_url": reverse("fair_play:signing_key"),
+        "chain_head": game.chain,
     }

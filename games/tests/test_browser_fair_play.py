@@ -69,14 +69,21 @@ def test_hints_at_the_table_then_the_verified_replay_and_the_review(browser, sit
     else:
         raise AssertionError("the game did not end")
     assert hints >= 1
+    # The move log's head, shown live, is the one the published file ends on.
+    page.wait_for_function("() => !document.getElementById('chain-head').hidden")
+    live_head = page.text_content("#chain-head").strip()
+    live_seq = int(page.get_attribute("#chain-head", "data-seq"))
 
     page.goto(f"{site_server.url}/table/{table_id}/replay/")
     command = page.inner_text("[data-verify-command]")
-    assert command == f"python -m games.engine.verify dominoes-{table_id}-replay.json"
+    public_key = page.request.get(site_server.url + "/fair-play/key.json").json()["public_key"]
+    assert page.inner_text("[data-public-key]") == public_key
+    assert command == f"python -m games.engine.verify --key {public_key} dominoes-{table_id}-replay.json"
     assert page.inner_text("[data-commitment]") == commitment
     href = page.get_attribute("[data-replay-json]", "href")
     data = page.request.get(site_server.url + href).json()
-    report = verify_replay(data, computer=True)
+    report = verify_replay(data, computer=True, key=public_key, heads={live_seq: live_head})
+    assert report.chain_head == live_head
     assert report.state.game_over
     assert data["commitment"] == commitment
     page.wait_for_selector("[data-review] [data-review-ready]", timeout=90_000)

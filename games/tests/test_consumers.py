@@ -189,6 +189,8 @@ async def test_a_move_reaches_each_viewer_as_event_then_state() -> None:
         assert after["view"]["seat"] == viewer
         assert after["table"]["players"]
         assert "commitment" in after["table"]
+        # The chained move log's head after move 1, the same for every viewer.
+        assert after["chain"] == (await game_row(game_id)).chain
         assert await sock.nothing_more(0.2)  # the mover's socket skips the broadcast copy
     assert await move_count(game_id) == 1
     for sock in (*sockets, watcher):
@@ -310,6 +312,12 @@ async def test_sync_replays_the_missed_events_and_ends_on_the_fresh_view() -> No
     assert frames[-1]["type"] == "state"
     assert frames[-1]["view"] == fresh_state["view"]
     assert frames[-1]["seq"] == 6
+    # Each replayed state carries the head after its own move.
+    heads = await database_sync_to_async(
+        lambda: dict(Move.objects.filter(game_id=game_id).values_list("seq", "chain"))
+    )()
+    assert [(f["seq"], f["chain"]) for f in frames if f["type"] == "state"] == sorted(heads.items())
+    assert fresh_state["chain"] == heads[6]
     # A sync with nothing missed (or no seq) is just the state.
     await late.send({"type": "sync", "seq": 6})
     assert [f["type"] for f in await late.drain(0.2) if f["type"] != "spectators"] == ["state"]

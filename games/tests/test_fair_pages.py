@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import dispatch, review, selectors
+from games import dispatch, review, selectors, signing
 from games.engine import Tile
 from games.engine.verify import salted_seed
 from games.models import Game, GameReview, Table
@@ -76,7 +76,14 @@ def test_the_replay_page_shows_the_links_the_command_and_the_review_when_ready()
     url = f"/table/{game.table_id}/replay/"
     page = client.get(url).content.decode()
     assert f"/table/{game.table_id}/replay.json" in page
-    assert f"python -m games.engine.verify dominoes-{game.table_id}-replay.json" in page
+    public_key = signing.public_key_hex()
+    assert f"python -m games.engine.verify --key {public_key} dominoes-{game.table_id}-replay.json" in page
+    assert f'<code data-public-key>{public_key}</code>' in page
+    game.refresh_from_db()
+    assert f"<code data-chain-head>{game.chain}</code>" in page
+    key_page = client.get("/fair-play/key.json").json()
+    assert key_page["public_key"] == public_key
+    assert key_page["algorithm"] == "Ed25519"
     assert "data-review-pending" in page
     assert game.seed in page
     review.review_game(game_id=game.pk)
@@ -118,6 +125,32 @@ async def test_the_hint_frame_over_the_socket_then_the_cooldown(settings) -> Non
     refused = await sock.until("error")
     assert refused["code"] == "rate_limited"
     await sock.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("computer_queue")
+async def test_the_hint_cooldown_is_per_player_across_their_tables(settings) -> None:
+    # More tables must not mean more search: the second table of the same
+    # guest waits out the cooldown of the first.
+    settings.HINT_BUDGET_MS = 30
+    settings.HINT_DEALS = 60
+    settings.HINT_COOLDOWN_SECONDS = 30
+    key, first_table, _state = await socket_table(Table.Kind.PRIVATE)
+    second = await database_sync_to_async(table_at)(position(HANDS_A), kind=Table.Kind.PRIVATE, key=key)
+    other_key, other_table, _ = await socket_table(Table.Kind.PRIVATE)
+    here, there = Socket(first_table, session_key=key), Socket(second.table_id, session_key=key)
+    someone_else = Socket(other_table, session_key=other_key)
+    for sock in (here, there, someone_else):
+        await sock.connect()
+    await here.send({"type": "hint"})
+    assert (await here.until("hint"))["type"] == "hint"
+    await there.send({"type": "hint"})
+    assert (await there.until("error"))["code"] == "rate_limited"
+    # Another player is not held back by them.
+    await someone_else.send({"type": "hint"})
+    assert (await someone_else.until("hint"))["type"] == "hint"
+    for sock in (here, there, someone_else):
+        await sock.close()
 
 
 @pytest.mark.django_db(transaction=True)

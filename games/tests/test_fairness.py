@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch, fairness, selectors, services
+from games import dispatch, fairness, selectors, services, signing
 from games.engine import PRESETS, commit_seed, legal_actions, new_game, rules_for
 from games.engine.verify import Disagreement, computer_seed, salted_seed, verify_replay
 from games.models import Game, Move, Table
@@ -116,12 +116,15 @@ def test_a_tampered_replay_file_is_caught() -> None:
     tampered = json.loads(json.dumps(data))
     frame = tampered["actions"][plays[len(plays) // 2]]
     frame["tile"] = [0, 0] if frame["tile"] != [0, 0] else [6, 6]
-    with pytest.raises(Disagreement):
+    with pytest.raises(Disagreement, match="signature does not hold"):
         verify_replay(tampered)
+    # Even signed again with the site's own key, the play itself is checked.
+    with pytest.raises(Disagreement, match="chain does not hold"):
+        verify_replay(signing.sign(tampered))
     with pytest.raises(Disagreement, match="commitment"):
-        verify_replay(dict(data, seed=data["seed"] + "0"))
+        verify_replay(signing.sign(dict(data, seed=data["seed"] + "0")))
     with pytest.raises(Disagreement, match="final scores"):
-        verify_replay(dict(data, final_scores=[s + 5 for s in data["final_scores"]]))
+        verify_replay(signing.sign(dict(data, final_scores=[s + 5 for s in data["final_scores"]])))
 
 
 def test_computer_decision_seeds_are_the_published_formula_and_the_budget_is_recorded(settings) -> None:
@@ -154,8 +157,9 @@ def test_replay_json_is_refused_before_the_end_and_published_after() -> None:
     assert fairness.replay_filename(game.table) in response["Content-Disposition"]
     data = response.json()
     assert data["seed"] == game.seed
-    assert data["verify"] == f"python -m games.engine.verify dominoes-{game.table_id}-replay.json"
-    assert verify_replay(data).state.game_over
+    key = signing.public_key_hex()
+    assert data["verify"] == f"python -m games.engine.verify --key {key} dominoes-{game.table_id}-replay.json"
+    assert verify_replay(data, key=key).state.game_over
     assert Client().get(url).status_code == 200  # public table: anyone may check it
 
 
@@ -218,7 +222,7 @@ def test_salt_changes_the_deal_and_is_verified() -> None:
     report = verify_replay(data)
     assert report.salted
     with pytest.raises(Disagreement):
-        verify_replay(dict(data, salt="other words"))
+        verify_replay(signing.sign(dict(data, salt="other words")))
 
 
 def test_the_commitment_is_offered_before_the_salt_and_used_once() -> None:
@@ -271,3 +275,48 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
     checks = review.build_review(game)["computer"]
     assert len(checks) == len(marked)
     assert all(check["same"] for check in checks)
+
+
+# -- the chained move log ------------------------------------------------------------------
+
+
+def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sent) -> None:
+    from games import chain
+
+    game = computer_game(preset="classic-draw")
+    finish(game, rng=random.Random(5))
+    game.refresh_from_db()
+    stored = dict(Move.objects.filter(game=game).values_list("seq", "chain"))
+    assert len(stored) == game.seq
+    assert game.chain == stored[game.seq]
+    live_heads: dict[int, str] = {}
+    for _group, message in sent:
+        for frame in message.get("frames", []):
+            if frame["type"] == "state":
+                expected = stored[frame["seq"]] if frame["seq"] else chain.genesis(game.commitment)
+                assert frame["chain"] == expected
+                live_heads[frame["seq"]] = frame["chain"]
+    assert len(live_heads) > game.seq // 2
+    # A sync answers with the same heads.
+    state_frames = [f for f in selectors.sync_frames(game, after=game.seq - 3, viewer=0, humans=[0]) if f["type"] == "state"]
+    assert {f["seq"] for f in state_frames} == {game.seq - 2, game.seq - 1, game.seq}
+    assert all(f["chain"] == stored[f["seq"]] for f in state_frames)
+    # Every head a player saw live is on the published, signed chain.
+    data = fairness.build_replay(game)
+    assert [frame["chain"] for frame in data["actions"]] == [stored[seq] for seq in range(1, game.seq + 1)]
+    report = verify_replay(data, key=signing.public_key_hex(), heads=live_heads)
+    assert report.heads_checked == len(live_heads)
+    assert report.chain_head == game.chain
+
+
+def test_the_chain_is_computed_once_per_move_from_the_stored_head() -> None:
+    from games import chain
+    from games.engine.chain import chain_link
+
+    game = computer_game(preset="classic-draw")
+    finish(game, rng=random.Random(6))
+    head = chain.genesis(game.commitment)
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        public = {"seq": move.seq, "type": move.kind, "seat": move.seat, **{k: v for k, v in move.payload.items() if k in ("tile", "end", "by")}}
+        head = chain_link(head, public)
+        assert move.chain == head

@@ -28,5 +28,7 @@ def test_the_embedded_mode_ticks_in_a_thread(settings, monkeypatch) -> None:
 
 def test_one_tick_runs_every_job(make_member) -> None:
     report = periodic.tick()
-    assert set(report) == {"matched", "timers", "rated", "forgotten", "counts"}
+    assert set(report) == {
+        "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts"
+    }
     assert report["counts"]["type"] == "counts"

@@ -81,6 +81,30 @@ def test_invitation_link_seats_a_friend_and_the_last_seat_starts_the_game(make_m
     assert status["url"] == f"/table/{table.pk}/"
 
 
+def test_the_status_of_a_table_that_is_not_public_is_for_its_creator_and_players(make_member) -> None:
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    table = private.create_private_table(
+        owner=alice, preset="classic-block", players=3, teams=False, target=50, public=False
+    )
+    private.take_seat(table_id=table.pk, user=bob)
+    url = f"/private/{table.pk}/status/"
+    for outsider in (Client(), logged_in(carol)):
+        response = outsider.get(url)
+        assert response.status_code == 404
+        assert b"alice" not in response.content
+        assert b"bob" not in response.content
+        assert outsider.get(f"/table/{table.pk}/").status_code in (302, 404)
+    for player in (alice, bob):
+        status = logged_in(player).get(url).json()
+        assert status["status"] == "waiting"
+        assert [seat["name"] for seat in status["seats"]][:2] == ["alice", "bob"]
+    # A public waiting table is anyone's to watch, its status too.
+    shown = private.create_private_table(
+        owner=alice, preset="classic-block", players=2, teams=False, target=50, public=True
+    )
+    assert Client().get(f"/private/{shown.pk}/status/").status_code == 200
+
+
 def test_a_forged_invitation_link_is_refused(make_member) -> None:
     alice, bob = make_member("alice"), make_member("bob")
     table = create(logged_in(alice))

@@ -1,4 +1,9 @@
-"""``python -m games.engine.verify``: a published game checks out, a tampered one does not."""
+"""``python -m games.engine.verify``: a published game checks out, a tampered one does not.
+
+Most tests here are about the play (deal, legality, scores): their files are
+sealed as the site seals them (numbered, chained, signed: ``seal``) just
+before the check, so that what is checked is the play. The tests of the
+chain and the signature themselves call ``verify_replay_as_is``."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from pathlib import Path
 from random import Random
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from games.engine import (
     PRESETS,
@@ -21,9 +27,25 @@ from games.engine import (
     next_round,
     resign,
 )
-from games.engine.verify import Disagreement, computer_seed, main, salted_seed, verify_replay
+from games.engine.chain import chain_actions
+from games.engine.verify import Disagreement, computer_seed, main, salted_seed, sign_replay
+from games.engine.verify import verify_replay as verify_replay_as_is
 
 ROOT = Path(__file__).resolve().parents[3]
+SITE_KEY = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))
+
+
+def seal(data: dict, key: Ed25519PrivateKey = SITE_KEY) -> dict:
+    """``data`` as the site would publish it: format 2, actions numbered and
+    chained from the commitment, signed with ``key``."""
+    sealed = copy.deepcopy(data)
+    sealed["format"] = 2
+    sealed["chain_head"] = chain_actions(sealed["commitment"], sealed["actions"])
+    return sign_replay(sealed, key)
+
+
+def verify_replay(data: dict, **kwargs: object):
+    return verify_replay_as_is(seal(data), **kwargs)
 
 
 def played_game(preset: str = "classic-draw", seed: str = "verify-1", rng_seed: int = 3) -> dict:
@@ -167,13 +189,13 @@ def test_the_computer_seed_is_a_plain_hash_of_seed_and_event() -> None:
 def test_the_command_prints_the_scores_or_the_disagreement(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = played_game()
     good = tmp_path / "replay.json"
-    good.write_text(json.dumps(data))
+    good.write_text(json.dumps(seal(data)))
     assert main([str(good)]) == 0
     out = capsys.readouterr().out
     assert "commitment OK" in out
     assert f"final scores: {data['final_scores']}" in out
     bad = tmp_path / "tampered.json"
-    bad.write_text(json.dumps(dict(data, seed="verify-9")))
+    bad.write_text(json.dumps(seal(dict(data, seed="verify-9"))))
     assert main([str(bad)]) == 1
     assert "MISMATCH" in capsys.readouterr().out
     unreadable = tmp_path / "broken.json"
@@ -183,7 +205,7 @@ def test_the_command_prints_the_scores_or_the_disagreement(tmp_path: Path, capsy
 
 def test_the_module_runs_as_a_command_without_django(tmp_path: Path) -> None:
     path = tmp_path / "replay.json"
-    path.write_text(json.dumps(played_game()))
+    path.write_text(json.dumps(seal(played_game())))
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
         [sys.executable, "-c", "import sys, runpy; sys.argv = ['verify', sys.argv[1]]; "
@@ -236,3 +258,123 @@ def test_computer_moves_are_recomputed_from_their_view() -> None:
     }
     with pytest.raises(Disagreement, match=f"action {index + 1}: the computer"):
         verify_replay(tampered, computer=True)
+
+
+# -- the chained move log and the site's signature ------------------------------------
+
+
+def cut_short_with_a_resignation(data: dict, keep: int = 10) -> dict:
+    """The forgery of the issue: the real deal, the history cut after ``keep``
+    actions, then a resignation, with the scores that follow from it."""
+    from games.engine import actions_from_json, apply_action
+
+    rules = PRESETS["classic-draw"]
+    state = new_game(rules, data["seed"])
+    kept = [{key: value for key, value in frame.items() if key not in ("seq", "chain")} for frame in data["actions"][:keep]]
+    for frame in kept:
+        if frame["type"] == "next_round":
+            state = next_round(state)
+        else:
+            if state.round_over:
+                state = next_round(state)
+            state = apply_action(state, actions_from_json([frame])[0])
+    loser = 0 if state.to_move is None else state.to_move
+    state = resign(state, loser)
+    return {
+        **{key: value for key, value in data.items() if key not in ("signature", "chain_head")},
+        "actions": [*kept, {"type": "resign", "seat": loser}],
+        "final_scores": list(state.scores),
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+    }
+
+
+def public_hex(key: Ed25519PrivateKey) -> str:
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
+
+
+def test_the_honest_file_verifies_with_the_sites_key_and_its_live_heads() -> None:
+    published = seal(played_game())
+    heads = {frame["seq"]: frame["chain"] for frame in published["actions"][::7]}
+    report = verify_replay_as_is(published, key=public_hex(SITE_KEY), heads=heads)
+    assert report.chain_head == published["chain_head"] == published["actions"][-1]["chain"]
+    assert report.heads_checked == len(heads)
+
+
+def test_a_history_cut_short_with_a_resignation_no_longer_verifies() -> None:
+    published = seal(played_game())
+    forged = cut_short_with_a_resignation(published)
+    # The play of the forgery is legal: only the chain and the signature tell.
+    assert verify_replay(forged).state.end_reason == "resigned"
+    # 1. Edited by hand: the site's signature no longer holds.
+    hand_edited = {**forged, "signature": published["signature"], "chain_head": published["chain_head"]}
+    hand_edited["actions"] = [*published["actions"][:10], {"type": "resign", "seat": forged["actions"][-1]["seat"]}]
+    with pytest.raises(Disagreement, match="signature does not hold"):
+        verify_replay_as_is(hand_edited)
+    # 2. Chained and signed again by the forger: not the site's key.
+    forger = Ed25519PrivateKey.from_private_bytes(b"\x07" * 32)
+    with pytest.raises(Disagreement, match="not with the site's key"):
+        verify_replay_as_is(seal(forged, forger), key=public_hex(SITE_KEY))
+    # 3. Signed by the site itself: a player who kept a live state frame
+    # after the cut holds it to what was played.
+    site_forgery = seal(forged)
+    live = published["actions"][11]
+    with pytest.raises(Disagreement, match="action 11: the live state frame of event 11"):
+        verify_replay_as_is(site_forgery, heads={11: published["actions"][10]["chain"]})
+    with pytest.raises(Disagreement, match=f"showed event {live['seq']}, the file stops at 11"):
+        verify_replay_as_is(site_forgery, heads={live["seq"]: live["chain"]})
+
+
+def test_a_file_without_chain_or_signature_is_refused() -> None:
+    published = seal(played_game())
+    unsigned = {key: value for key, value in published.items() if key != "signature"}
+    with pytest.raises(Disagreement, match="not signed"):
+        verify_replay_as_is(unsigned)
+    unchained = copy.deepcopy(published)
+    for frame in unchained["actions"]:
+        del frame["chain"]
+    with pytest.raises(Disagreement, match="no chained move log"):
+        verify_replay_as_is(sign_replay(unchained, SITE_KEY))
+    with pytest.raises(Disagreement, match="format 1"):
+        verify_replay_as_is(dict(played_game(), format=1))
+
+
+def test_a_broken_link_or_a_skipped_number_is_refused_where_it_is() -> None:
+    published = seal(played_game())
+    broken = copy.deepcopy(published)
+    broken["actions"][4]["chain"] = "0" * 64
+    with pytest.raises(Disagreement, match="action 5: the chain does not hold"):
+        verify_replay_as_is(sign_replay(broken, SITE_KEY))
+    renumbered = copy.deepcopy(published)
+    renumbered["actions"][6]["seq"] = 99
+    with pytest.raises(Disagreement, match="action 7: event number 99"):
+        verify_replay_as_is(sign_replay(renumbered, SITE_KEY))
+
+
+def test_the_chain_never_covers_a_drawn_tile() -> None:
+    # The head is shown live to everyone: a hash over the drawn tile would
+    # give it away to whoever tries the 28 tiles.
+    from games.engine.chain import chain_link
+
+    one = chain_link("a" * 64, {"type": "draw", "seat": 1, "tile": [2, 3], "seq": 5})
+    other = chain_link("a" * 64, {"type": "draw", "seat": 1, "tile": [6, 6], "seq": 5})
+    assert one == other
+    assert one != chain_link("a" * 64, {"type": "draw", "seat": 0, "tile": [2, 3], "seq": 5})
+
+
+def test_the_command_takes_the_sites_key_and_live_heads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    published = seal(played_game())
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(published))
+    frame = published["actions"][12]
+    assert main(["--key", public_hex(SITE_KEY), "--head", f"{frame['seq']}:{frame['chain']}", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "signature OK: signed with the site's key" in out
+    assert "chain OK" in out
+    assert "live heads OK" in out
+    other_key = public_hex(Ed25519PrivateKey.from_private_bytes(b"\x09" * 32))
+    assert main(["--key", other_key, str(path)]) == 1
+    assert "MISMATCH" in capsys.readouterr().out
+    assert main(["--head", f"{frame['seq']}:{'f' * 64}", str(path)]) == 1

@@ -37,6 +37,7 @@ function onState(frame) {
   app.seq = frame.seq ?? app.seq;
   app.view = frame.view || null; // null: the table still waits for its players
   app.legal = frame.legal || [];
+  if (frame.chain) app.chain = { seq: app.seq, head: frame.chain };
   if (frame.table) {
     app.table = frame.table;
     if (frame.table.players) app.players = frame.table.players;

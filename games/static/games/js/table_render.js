@@ -115,6 +115,13 @@ export function renderStatus(view) {
     els.commitment.textContent = commitment;
     els.commitmentShort.textContent = `${commitment.slice(0, 12)}…`;
   }
+  if (app.chain && els.chainHead) {
+    els.chainRow.hidden = false;
+    els.chainHead.hidden = false;
+    els.chainSeq.textContent = String(app.chain.seq);
+    els.chainHead.textContent = app.chain.head;
+    els.chainHead.dataset.seq = String(app.chain.seq);
+  }
 }
 
 // ---------------------------------------------------------------- line

@@ -14,12 +14,14 @@ export const els = {
   roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
+  chainRow: $("chain-row"), chainSeq: $("chain-seq"), chainHead: $("chain-head"),
 };
 
 export const app = {
   seat: config.seat ?? null,
   players: config.players || [],
   table: null,
+  chain: null, // {seq, head}: the move log's chain after event seq (every `state` frame)
   clock: null, // the turn timer of tables with people (a `clock` frame), or null
   seq: 0,
   view: null,

@@ -1,0 +1,65 @@
+"""New tables are limited per visitor and per client address; nothing is
+created when a limit is reached."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from games.models import Table
+from games.tests.factories import UserFactory
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
+
+FORM = {"preset": "duel-block", "players": "2", "target": "0", "level": "easy"}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counters(settings):
+    settings.TABLES_PER_VISITOR = 10
+    settings.TABLES_PER_ADDRESS = 40
+    settings.TABLE_LIMIT_WINDOW = 600
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_one_guest_cannot_open_twenty_tables_in_a_row() -> None:
+    guest = Client()
+    answers = [guest.post("/play/computer/", FORM).status_code for _ in range(20)]
+    assert answers[:10] == [302] * 10
+    assert answers[10:] == [429] * 10
+    assert Table.objects.count() == 10
+    page = guest.post("/play/computer/", FORM, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Vous avez ouvert beaucoup de tables" in page
+
+
+def test_dropping_the_cookies_does_not_escape_the_limit_per_address(settings) -> None:
+    settings.TABLES_PER_ADDRESS = 15
+    created = sum(Client().post("/play/computer/", FORM).status_code == 302 for _ in range(20))
+    assert created == 15
+    assert Table.objects.count() == 15
+    # Another address is not held back (the address the proxy wrote counts).
+    settings.TRUSTED_PROXY_COUNT = 1
+    assert Client().post("/play/computer/", FORM, HTTP_X_FORWARDED_FOR="198.51.100.4").status_code == 302
+    # ... but one the client writes in front of it is ignored.
+    refused = Client().post("/play/computer/", FORM, HTTP_X_FORWARDED_FOR="10.9.9.9, 127.0.0.1")
+    assert refused.status_code == 429
+
+
+def test_members_private_tables_count_too() -> None:
+    member = Client()
+    member.force_login(UserFactory())
+    created = 0
+    for _ in range(12):
+        page = member.get("/private/new/").content.decode()
+        commitment = page.split('name="commitment" value="', 1)[1].split('"', 1)[0]
+        response = member.post(
+            "/private/new/",
+            {"preset": "classic-draw", "players": "2", "target": "100", "public": "on", "commitment": commitment},
+        )
+        created += response.status_code == 302
+    assert created == 10
+    assert Table.objects.filter(kind=Table.Kind.PRIVATE).count() == 10
+    assert member.post("/play/computer/", FORM).status_code == 429  # the same visitor

@@ -1,0 +1,218 @@
+"""Reads of the rooms: a member's chips and level, their chip history, the
+tables of a room, the payout tables shown before sitting, the weekly
+leaderboard of chips won. Nothing here writes."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Page, Paginator
+from django.db.models import Sum
+from django.utils import timezone
+
+from games.models import Seat, Table
+from games.selectors import seat_names
+from lobby import chips, rooms
+from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable
+
+HISTORY_PAGE = 20
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A member's chips and level, as every page shows them."""
+
+    chips: int
+    xp: int
+    progress: rooms.Progress
+    topup: int  # chips the daily top-up would give now (0: none)
+
+    @property
+    def level(self) -> int:
+        return self.progress.level
+
+
+def standing(user_id: int) -> Standing:
+    wallet = ChipWallet.objects.filter(user_id=user_id).first() or ChipWallet(user_id=user_id)
+    return Standing(
+        chips=wallet.balance, xp=wallet.xp, progress=rooms.progress(wallet.xp), topup=chips.topup_due(wallet)
+    )
+
+
+def history(user_id: int, page: Any) -> Page[ChipEntry]:
+    """The member's chip entries, newest first, ``HISTORY_PAGE`` a page."""
+    entries = ChipEntry.objects.filter(user_id=user_id).select_related("game__table__room")
+    return Paginator(entries.order_by("-created_at", "-pk"), HISTORY_PAGE).get_page(page)
+
+
+@dataclass(frozen=True)
+class PayoutRow:
+    kind: rooms.GameKind
+    places: list[tuple[int, int, int]]  # (place, chips, net)
+    fee: int
+    xp: list[tuple[rooms.Length, list[int]]]
+
+
+def payout_rows(room: rooms.Room) -> list[PayoutRow]:
+    """The room's payout table, per kind of game, as the room page shows it."""
+    rows = []
+    for kind in rooms.KINDS.values():
+        places = [
+            (index + 1, paid, net)
+            for index, (paid, net) in enumerate(zip(room.payouts(kind.key), room.net(kind.key), strict=True))
+        ]
+        xp = [
+            (length, [rooms.xp_for(kind.key, length.target, place) for place in range(1, len(kind.xp) + 1)])
+            for length in rooms.LENGTHS.values()
+        ]
+        rows.append(PayoutRow(kind=kind, places=places, fee=room.fee(kind.key), xp=xp))
+    return rows
+
+
+@dataclass(frozen=True)
+class RoomTableRow:
+    table_id: int
+    kind: rooms.GameKind
+    target: int
+    length: rooms.Length
+    players: list[str]
+    open_seats: int
+    mine: bool
+
+
+def room_tables(room: str, *, status: str, viewer_id: int | None, limit: int = 30) -> list[RoomTableRow]:
+    """Tables of ``room`` waiting for players (``status`` "waiting") or being
+    played ("playing"), newest first."""
+    tables = list(
+        RoomTable.objects.filter(room=room, table__status=status).order_by("-table__created_at")[:limit]
+    )
+    seats: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table_id__in=[t.pk for t in tables]).order_by("number"):
+        seats.setdefault(seat.table_id, []).append(seat)
+    rows = []
+    for room_table in tables:
+        table_seats = seats.get(room_table.pk, [])
+        names = seat_names(table_seats)
+        rows.append(
+            RoomTableRow(
+                table_id=room_table.pk,
+                kind=rooms.KINDS[room_table.kind],
+                target=room_table.target,
+                length=rooms.LENGTHS[room_table.target],
+                players=[names[seat.number] for seat in table_seats if seat.kind != "open"],
+                open_seats=sum(1 for seat in table_seats if seat.kind == "open"),
+                mine=viewer_id is not None and any(seat.user_id == viewer_id for seat in table_seats),
+            )
+        )
+    return rows
+
+
+def room_of_table(table_id: int) -> RoomTable | None:
+    return RoomTable.objects.filter(pk=table_id).first()
+
+
+def queued_room(user_id: int) -> tuple[str, str]:
+    """(room, mode) the member is queued for in a room, or ("", "")."""
+    entry = QueueEntry.objects.filter(user_id=user_id).exclude(room="").first()
+    return (entry.room, entry.mode) if entry else ("", "")
+
+
+def week_start(now: datetime.datetime | None = None) -> datetime.datetime:
+    """Monday 00:00 UTC of the current week."""
+    now = now or timezone.now()
+    monday = (now - datetime.timedelta(days=now.weekday())).date()
+    return datetime.datetime.combine(monday, datetime.time(0, 0), tzinfo=datetime.UTC)
+
+
+@dataclass(frozen=True)
+class Winner:
+    username: str
+    won: int
+
+
+def weekly_winners(*, limit: int = 20, now: datetime.datetime | None = None) -> list[Winner]:
+    """Members by chips won this week (payouts and returns minus stakes of the
+    room games settled since Monday), best first; only those ahead."""
+    rows = (
+        ChipEntry.objects.filter(
+            user__isnull=False,
+            reason__in=[
+                ChipEntry.Reason.STAKE,
+                ChipEntry.Reason.RELEASE,
+                ChipEntry.Reason.PAYOUT,
+                ChipEntry.Reason.REFUND,
+            ],
+            game__table__room__settled_at__gte=week_start(now),
+        )
+        .values("user_id")
+        .annotate(won=Sum("amount"))
+        .filter(won__gt=0)
+        .order_by("-won", "user_id")[:limit]
+    )
+    names = dict(
+        get_user_model().objects.filter(pk__in=[row["user_id"] for row in rows]).values_list("pk", "username")
+    )
+    return [Winner(username=names[row["user_id"]], won=row["won"]) for row in rows]
+
+
+def live_room_table(user_id: int) -> Table | None:
+    """The member's room table waiting or being played, newest first."""
+    return (
+        Table.objects.filter(
+            kind=Table.Kind.ROOM, status__in=[Table.Status.WAITING, Table.Status.PLAYING], seats__user_id=user_id
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A player of a room table: their level now, and once the table is
+    settled, what the game paid them."""
+
+    seat: int
+    name: str
+    username: str
+    level: int
+    paid: int | None  # chips paid back (stake included); None until settled
+    net: int | None
+    xp: int | None
+    place: int | None
+
+
+def seat_results(room_table: RoomTable) -> list[SeatResult]:
+    """Each seat of a room table with its player's level and, once settled,
+    the payout, its net and the experience earned."""
+    seats = list(Seat.objects.filter(table_id=room_table.pk).select_related("user").order_by("number"))
+    names = seat_names(seats)
+    user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
+    xp = dict(ChipWallet.objects.filter(user_id__in=user_ids).values_list("user_id", "xp"))
+    paid: dict[int, ChipEntry] = {}
+    if room_table.settled_at is not None:
+        for row in ChipEntry.objects.filter(
+            game__table_id=room_table.pk,
+            user_id__in=user_ids,
+            reason__in=[ChipEntry.Reason.PAYOUT, ChipEntry.Reason.REFUND],
+        ):
+            if row.user_id is not None:
+                paid[row.user_id] = row
+    results = []
+    for seat in seats:
+        entry: ChipEntry | None = paid.get(seat.user_id) if seat.user_id is not None else None
+        results.append(
+            SeatResult(
+                seat=seat.number,
+                name=names[seat.number],
+                username=seat.user.get_username() if seat.user is not None else "",
+                level=rooms.level_for(xp.get(seat.user_id, 0)) if seat.user_id is not None else 0,
+                paid=None if entry is None else entry.amount,
+                net=None if entry is None else entry.amount - room_table.stake,
+                xp=None if entry is None else entry.xp,
+                place=None if entry is None else entry.detail.get("place"),
+            )
+        )
+    return results

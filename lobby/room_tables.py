@@ -1,0 +1,387 @@
+"""Room tables: opening, joining and leaving them with a stake, the room
+queue's matcher, and the settlement of the chips when a game ends.
+
+A member's stake is held (a ``stake`` entry, under their wallet's row lock)
+in the same transaction that seats them; a table starts when its last seat is
+taken. When the game ends, ``settle`` pays the pot by place as the room's
+payout table says (lobby.rooms.settle), exactly once: the ``RoomTable`` row
+is locked and marked settled in the same transaction as the entries, and the
+ledger's unique constraints refuse a second entry per (game, member, reason).
+It runs from ``games.signals.game_finished`` (after the commit) and from the
+periodic tick, which settles what a lost signal or a killed worker missed and
+returns the stakes of aborted tables.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.ratings import ranks_from_scores
+from accounts.selectors import display_rating_of
+from games import services as game_services
+from games.locks import try_lock
+from games.models import Game, Seat, Table
+from games.modes import RANKED_MODES
+from lobby import broadcast, chips, rooms, selectors
+from lobby.matchmaking import Ticket, pair_tickets, seat_order
+from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable
+
+logger = logging.getLogger(__name__)
+Reason = ChipEntry.Reason
+
+
+class RoomError(game_services.GameError):
+    """A seat that cannot be taken (message for the member); nothing changed."""
+
+    code = "not_allowed"
+
+
+# --- Who may sit ------------------------------------------------------------------
+
+
+def refusal(*, user_id: int, room: rooms.Room) -> str:
+    """Why the member cannot sit in ``room`` now ("" if they can)."""
+    wallet = ChipWallet.objects.filter(user_id=user_id).first()
+    balance = wallet.balance if wallet else 0
+    level = rooms.level_for(wallet.xp if wallet else 0)
+    if level < room.min_level:
+        return _("The %(room)s room opens at level %(needed)s; you are level %(level)s.") % {
+            "room": room.name,
+            "needed": room.min_level,
+            "level": level,
+        }
+    if balance < room.stake:
+        return _("The stake here is %(stake)s chips; you have %(balance)s.") % {
+            "stake": room.stake,
+            "balance": balance,
+        }
+    return ""
+
+
+def _hold_stake(*, user_id: int, room_table: RoomTable, game: Game) -> None:
+    """Hold the stake of a member sitting down (inside the seating transaction)."""
+    room = rooms.ROOMS[room_table.room]
+    wallet = chips.wallet_for_update(user_id)
+    reason = refusal(user_id=user_id, room=room)
+    if reason:
+        raise RoomError(reason, reason="no_chips" if wallet.balance < room.stake else "level")
+    try:
+        with transaction.atomic():
+            chips.post(
+                user_id=user_id,
+                amount=-room_table.stake,
+                reason=Reason.STAKE,
+                game=game,
+                detail={"room": room.slug, "kind": room_table.kind, "target": room_table.target},
+            )
+    except IntegrityError:
+        raise RoomError(_("You left this table: open or join another one."), reason="left_before") from None
+
+
+# --- Opening, joining, leaving ------------------------------------------------------
+
+
+def open_table(*, owner: User, room: str, kind: str, target: int) -> Table:
+    """A waiting room table with the owner seated (their stake held) and the
+    other seats open; everyone may watch."""
+    spec = rooms.ROOMS.get(room)
+    if spec is None:
+        raise RoomError(_("This room does not exist."), reason="no_room")
+    if kind not in rooms.KINDS or target not in rooms.LENGTHS:
+        raise RoomError(_("This room has no such game."), reason="bad_game")
+    rules = rooms.room_rules(kind, target)
+    with transaction.atomic():
+        table = game_services.create_table(
+            kind=Table.Kind.ROOM,
+            rules=rules,
+            preset=rooms.PRESET,
+            seats=[game_services.SeatSpec(user=owner), *(game_services.SeatSpec() for _ in range(rules.players - 1))],
+            public=True,
+            created_by=owner,
+            start=False,
+        )
+        room_table = RoomTable.objects.create(table=table, room=room, kind=kind, target=target, stake=spec.stake)
+        _hold_stake(user_id=owner.pk, room_table=room_table, game=table.game)
+    return table
+
+
+def _locked_waiting(table_id: int) -> tuple[Table, RoomTable, list[Seat]]:
+    room_table = RoomTable.objects.select_for_update().filter(pk=table_id).first()
+    table = Table.objects.select_for_update().filter(pk=table_id).first()
+    if room_table is None or table is None:
+        raise RoomError(_("This room table does not exist."), reason="no_table")
+    if table.status != Table.Status.WAITING:
+        raise RoomError(_("This game has already started."), reason="started")
+    return table, room_table, list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
+
+
+def join_table(*, table_id: int, user: User) -> Seat:
+    """Seat ``user`` at the first open seat, holding their stake; the game
+    starts when the last seat is taken. Refused (``RoomError``) without the
+    level or the chips."""
+    with transaction.atomic():
+        table, room_table, seats = _locked_waiting(table_id)
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        seat = next((seat for seat in seats if seat.kind == "open"), None)
+        if seat is None:
+            raise RoomError(_("Every seat at this table is taken."), reason="full")
+        _hold_stake(user_id=user.pk, room_table=room_table, game=table.game)
+        seat.user = user
+        seat.name = user.get_username()
+        seat.save(update_fields=["user", "name"])
+        if not any(other.kind == "open" for other in seats):
+            game_services.start_game(table=table)
+        return seat
+
+
+def leave_table(*, table_id: int, user: User) -> None:
+    """Leave a waiting table: the stake comes back. The owner leaving closes
+    the table and every stake comes back."""
+    with transaction.atomic():
+        table, room_table, seats = _locked_waiting(table_id)
+        if table.created_by_id == user.pk:
+            table.status = Table.Status.ABORTED
+            table.finished_at = timezone.now()
+            table.save(update_fields=["status", "finished_at"])
+            _settle_locked(room_table)
+            return
+        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if seat is None:
+            return
+        seat.user = None
+        seat.name = ""
+        seat.save(update_fields=["user", "name"])
+        chips.post(user_id=user.pk, amount=room_table.stake, reason=Reason.RELEASE, game=table.game)
+
+
+# --- Settlement ---------------------------------------------------------------------
+
+
+def _held(game: Game) -> dict[int, int]:
+    """Chips held per member at this game (stakes not yet returned)."""
+    held: dict[int, int] = {}
+    for entry in ChipEntry.objects.filter(game=game, user__isnull=False, reason__in=[Reason.STAKE, Reason.RELEASE]):
+        if entry.user_id is not None:
+            held[entry.user_id] = held.get(entry.user_id, 0) - entry.amount
+    return {user_id: amount for user_id, amount in held.items() if amount}
+
+
+def places_of(game: Game, *, teams: bool) -> list[int]:
+    """Places per side (seat, or pair) from the game's result; a player who
+    resigned (or abandoned: the timer resigns for them) ranks last."""
+    result = game.result or {}
+    resigned = result.get("resigned")
+    last = [] if resigned is None else [resigned % 2 if teams else resigned]
+    return ranks_from_scores(result["scores"], winner=result.get("winner"), last=last)
+
+
+def settle(*, table_id: int) -> bool:
+    """Settle a room table whose game ended or was aborted, once. Returns
+    whether it was settled now (False: not a room table, still live, or
+    settled already)."""
+    with transaction.atomic():
+        room_table = RoomTable.objects.select_for_update().filter(pk=table_id).first()
+        if room_table is None:
+            return False
+        return _settle_locked(room_table)
+
+
+def _settle_locked(room_table: RoomTable) -> bool:
+    if room_table.settled_at is not None:
+        return False
+    table = Table.objects.get(pk=room_table.pk)
+    if table.status not in (Table.Status.FINISHED, Table.Status.ABORTED):
+        return False
+    game = Game.objects.get(table=table)
+    held = _held(game)
+    room = rooms.ROOMS[room_table.room]
+    detail: dict[str, Any] = {"room": room.slug, "kind": room_table.kind, "target": room_table.target}
+    paid = table.status == Table.Status.FINISHED and game.result and game.result.get("scores") is not None
+    if not paid:
+        for user_id, amount in held.items():
+            chips.post(user_id=user_id, amount=amount, reason=Reason.REFUND, game=game, detail=detail)
+        room_table.outcome = "refunded"
+    else:
+        kind = rooms.KINDS[room_table.kind]
+        places = places_of(game, teams=kind.teams)
+        result = rooms.settle(room, room_table.kind, room_table.target, places)
+        seats = list(Seat.objects.filter(table=table).order_by("number"))
+        owed = dict(held)
+        for seat in seats:
+            if seat.user_id is None or seat.user_id not in owed:
+                continue
+            owed.pop(seat.user_id)
+            number = seat.number
+            chips.post(
+                user_id=seat.user_id,
+                amount=result.chips[number],
+                xp=result.xp[number],
+                reason=Reason.REFUND if result.drawn else Reason.PAYOUT,
+                game=game,
+                detail={**detail, "place": result.places[number], "seat": number, "drawn": result.drawn},
+            )
+        fee = result.fee + sum(owed.values())  # a stake without a seat (never expected) goes to the house
+        if fee:
+            chips.post_house(amount=fee, reason=Reason.FEE, game=game, detail=detail)
+        room_table.outcome = "drawn" if result.drawn else "paid"
+    room_table.settled_at = timezone.now()
+    room_table.save(update_fields=["settled_at", "outcome"])
+    user_ids = list(held)
+    table_id = table.pk
+    transaction.on_commit(lambda: _announce(table_id, user_ids))
+    return True
+
+
+def _announce(table_id: int, user_ids: list[int]) -> None:
+    """Tell the players' lobby sockets their new balances (after the commit)."""
+    for wallet in ChipWallet.objects.filter(user_id__in=user_ids):
+        level = rooms.level_for(wallet.xp)
+        broadcast.send_to_users(
+            [wallet.user_id], {"type": "chips", "table": table_id, "chips": wallet.balance, "level": level}
+        )
+
+
+def settle_missed(*, limit: int = 50) -> int:
+    """Settle the room tables that ended without being settled (a lost
+    signal, a worker killed mid-settlement, an aborted game)."""
+    pending = RoomTable.objects.filter(
+        settled_at__isnull=True, table__status__in=[Table.Status.FINISHED, Table.Status.ABORTED]
+    ).values_list("pk", flat=True)[:limit]
+    done = 0
+    for table_id in list(pending):
+        try:
+            done += settle(table_id=table_id)
+        except Exception:
+            logger.exception("settling room table %s failed", table_id)
+    return done
+
+
+WAITING_LIMIT = timedelta(minutes=30)
+"""A room table still waiting for players after this long is closed and its
+stakes returned (nobody's chips stay held by a table that never starts)."""
+
+
+def close_stale_tables(*, now: datetime | None = None) -> int:
+    """Close the room tables that waited longer than ``WAITING_LIMIT``;
+    every stake returns. Returns how many were closed."""
+    moment = now or timezone.now()
+    stale = RoomTable.objects.filter(
+        table__status=Table.Status.WAITING, table__created_at__lt=moment - WAITING_LIMIT
+    ).values_list("pk", flat=True)
+    closed = 0
+    for table_id in list(stale):
+        with transaction.atomic():
+            room_table = RoomTable.objects.select_for_update().get(pk=table_id)
+            table = Table.objects.select_for_update().get(pk=table_id)
+            if table.status != Table.Status.WAITING:
+                continue
+            table.status = Table.Status.ABORTED
+            table.finished_at = moment
+            table.save(update_fields=["status", "finished_at"])
+            closed += _settle_locked(room_table)
+    return closed
+
+
+# --- The room queue -------------------------------------------------------------------
+
+
+def join_room_queue(*, user: User, room: str, mode: str, channel_name: str = "") -> QueueEntry:
+    """Queue for a room game of ``mode`` (the ranked mode's rules), if the
+    member has the level and the chips now (they are held at the match)."""
+    spec = rooms.ROOMS.get(room)
+    if spec is None:
+        raise RoomError(_("This room does not exist."), reason="no_room")
+    if mode not in RANKED_MODES:
+        raise RoomError(_("Unknown game."), reason="bad_mode")
+    reason = refusal(user_id=user.pk, room=spec)
+    if reason:
+        raise RoomError(reason, reason="cannot_sit")
+    entry, _created = QueueEntry.objects.update_or_create(
+        user=user,
+        defaults={
+            "mode": mode,
+            "room": room,
+            "rating": display_rating_of(user, mode),
+            "channel_name": channel_name,
+            "joined_at": timezone.now(),
+        },
+    )
+    return entry
+
+
+@dataclass(frozen=True)
+class Match:
+    table: Table
+    user_ids: list[int]
+
+
+def run_room_matcher(*, now: datetime | None = None) -> list[Table]:
+    """Seat the waiting players of every room queue (room and mode) by
+    rating, as the ranked matcher does; each player's stake is held as the
+    table is made. A player who can no longer pay leaves the queue."""
+    tables: list[Table] = []
+    pairs = set(QueueEntry.objects.exclude(room="").values_list("room", "mode").distinct())
+    for room, mode in sorted(pairs):
+        if room in rooms.ROOMS and mode in RANKED_MODES:
+            tables.extend(_match_room(room, mode, now=now))
+    return tables
+
+
+def _match_room(room: str, mode_key: str, *, now: datetime | None) -> list[Table]:
+    mode = RANKED_MODES[mode_key]
+    spec = rooms.ROOMS[room]
+    kind = rooms.MODE_KINDS[mode_key]
+    tables: list[Table] = []
+    with transaction.atomic():
+        if not try_lock(f"room-matcher:{room}:{mode_key}"):
+            return tables
+        entries = {
+            entry.user_id: entry
+            for entry in QueueEntry.objects.select_for_update()
+            .filter(room=room, mode=mode_key)
+            .select_related("user")
+        }
+        # Whoever can no longer sit (spent their chips elsewhere) leaves the queue.
+        for user_id in [user_id for user_id in entries if refusal(user_id=user_id, room=spec)]:
+            entries.pop(user_id).delete()
+        if len(entries) < mode.players:
+            return tables
+        moment = now or timezone.now()
+        tickets = [Ticket(e.user_id, e.rating, (moment - e.joined_at).total_seconds()) for e in entries.values()]
+        rng = random.SystemRandom()
+        for group in pair_tickets(tickets, mode.players):
+            users = [entries[t.user_id].user for t in seat_order(group, teams=mode.teams, rng=rng)]
+            QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
+            table = game_services.create_table(
+                kind=Table.Kind.ROOM,
+                rules=mode.rules,
+                preset=mode.preset,
+                seats=[game_services.SeatSpec(user=user) for user in users],
+                public=True,
+                mode=mode_key,
+                start=False,
+            )
+            room_table = RoomTable.objects.create(
+                table=table, room=room, kind=kind, target=mode.target, stake=spec.stake
+            )
+            for user in users:
+                _hold_stake(user_id=user.pk, room_table=room_table, game=table.game)
+            game_services.start_game(table=table)
+            tables.append(table)
+            frame = selectors.matched_frame(table)
+            user_ids = [user.pk for user in users]
+            transaction.on_commit(partial(broadcast.send_to_users, user_ids, frame))
+    return tables
+
