@@ -17,6 +17,7 @@ from games.ai.solver import Solver, SolverBudget
 from games.engine import PlayerView, apply_action, new_game, rules_for, view_for
 from games.engine.verify import computer_seed, verify_replay
 from games.tests.ai.helpers import every_setup
+from games.tests.engine.test_verify import seal
 
 pytest.importorskip("numba")
 pytestmark = pytest.mark.pure
@@ -209,5 +210,5 @@ def test_a_replay_of_hard_verifies_with_either_path(preset: str, record_with: st
     data = {"format": 1, "rules": rules.to_dict(), "commitment": commit_seed(seed), "seed": seed,
             "actions": frames, "final_scores": list(state.scores)}
     monkeypatch.setenv(core.ENV, verify_with)
-    report = verify_replay(json.loads(json.dumps(data)), computer=True)
+    report = verify_replay(json.loads(json.dumps(seal(data))), computer=True)
     assert report.computer_checked == sum(1 for frame in frames if "computer" in frame) > 5
