@@ -30,6 +30,9 @@ class Step:
             "seat": self.seat,
             "round": state.round,
             "line": [list(pair) for _tile, pair in state.line],
+            # Where the round's opening tile sits in the line (tiles laid on its left), so that
+            # the replay lays the line out as the table does (games/js/line_layout.js).
+            "opener": sum(1 for e in state.history if e.action == "play" and e.ends is not None and str(e.end) == "left"),
             "hands": [[tile.to_list() for tile in hand] for hand in state.hands],
             "to_move": state.to_move,
             "scores": list(state.scores),

@@ -153,3 +153,15 @@ def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int 
             )
         )
     return lines
+
+
+def ratings_in_mode(user_ids: list[int], mode: str) -> dict[int, tuple[int, bool]]:
+    """Each member's shown rating in ``mode`` and whether it is provisional
+    (a member without a game in the mode has the starting rating)."""
+    rows = {row.user_id: row for row in Rating.objects.filter(user_id__in=user_ids, mode=mode)}
+    result = {}
+    for user_id in user_ids:
+        row = rows.get(user_id)
+        mu, sigma = (row.mu, row.sigma) if row is not None else (ratings.MU, ratings.SIGMA)
+        result[user_id] = (ratings.display_rating(mu), ratings.is_provisional(sigma))
+    return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -206,12 +207,10 @@ def count_stand_ins_as_abandoned(*, table_id: int) -> int:
     return len(members)
 
 
-def announce_rating_changes(*, record: RatedGame) -> None:
-    """Tell the table's sockets the new ratings (public: no tile), as a
-    ``{"type": "ratings", "mode": ..., "changes": [...]}`` notice frame."""
-    game = record.game
-    table = game.table
-    changes = [
+def rating_changes(record: RatedGame) -> list[dict[str, Any]]:
+    """The rating changes of a rated game, by seat, as the table shows them
+    (``ratings`` notice frame, ``/table/<id>/ratings.json``)."""
+    return [
         {
             "seat": change.seat,
             "user": change.user.get_username(),
@@ -223,6 +222,14 @@ def announce_rating_changes(*, record: RatedGame) -> None:
         }
         for change in record.changes.select_related("user").order_by("seat")
     ]
+
+
+def announce_rating_changes(*, record: RatedGame) -> None:
+    """Tell the table's sockets the new ratings (public: no tile), as a
+    ``{"type": "ratings", "mode": ..., "changes": [...]}`` notice frame."""
+    game = record.game
+    table = game.table
+    changes = rating_changes(record)
     frame = {"type": "ratings", "mode": record.mode, "changes": changes}
     broadcast.broadcast_notice(
         table_id=table.pk,

@@ -13,4 +13,5 @@ urlpatterns = [
     path("friends/<int:friendship_id>/accept/", views.accept_friend, name="accept_friend"),
     path("friends/<int:user_id>/remove/", views.remove_friend, name="remove_friend"),
     path("table/<int:table_id>/replay/", replays.replay, name="replay"),
+    path("table/<int:table_id>/ratings.json", views.table_ratings, name="table_ratings"),
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -114,3 +114,29 @@ def remove_friend(request: HttpRequest, user_id: int) -> HttpResponse:
     if services.remove_friend(user=request.user, other_id=user_id):
         messages.success(request, _("Removed."))
     return _back(request)
+
+
+def table_ratings(request: HttpRequest, table_id: int) -> JsonResponse:
+    """``/table/<id>/ratings.json``: the players' ratings in the table's mode
+    (``current``, shown next to their names at a ranked table) and the rating
+    changes of a rated game (``changes``, for the game-over panel of a page
+    opened after the game: the table's sockets got them as a ``ratings``
+    frame; ``[]`` until it is rated)."""
+    from accounts.models import RatedGame
+    from games.models import Table
+
+    table = get_object_or_404(Table, pk=table_id)
+    if not table.public and not (
+        request.user.is_authenticated and table.seats.filter(user=request.user).exists()
+    ):
+        raise Http404("private table")
+    record = RatedGame.objects.filter(game__table=table).first()
+    changes = services.rating_changes(record) if record is not None else []
+    # The players' ratings in the mode, shown next to their names.
+    current = []
+    if table.mode:
+        seats = {seat.user_id: seat.number for seat in table.seats.all() if seat.user_id is not None}
+        for user_id, (rating, provisional) in selectors.ratings_in_mode(list(seats), table.mode).items():
+            current.append({"seat": seats[user_id], "rating": rating, "provisional": provisional})
+        current.sort(key=lambda item: item["seat"])
+    return JsonResponse({"mode": record.mode if record else table.mode, "changes": changes, "current": current})

@@ -8,7 +8,8 @@ import uuid
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -47,3 +48,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     checks = {"database": _database_answers(), "channel_layer": _channel_layer_answers()}
     status = 200 if all(checks.values()) else 503
     return JsonResponse({"ok": status == 200, **checks}, status=status)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """/favicon.ico, asked for by browsers where a page names no icon: the
+    site's icon (static/favicon.svg, named by every page of base.html)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

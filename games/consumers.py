@@ -20,7 +20,7 @@ from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import chain, dispatch, hints, selectors, services
+from games import chain, dispatch, hints, reactions, selectors, services
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game
@@ -318,6 +318,20 @@ class TableConsumer(JsonSocket):
                 await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
             )
 
+    async def handle_react(self, content: dict[str, Any]) -> None:
+        """A quick reaction (games.reactions): a predefined id, to everyone at the table."""
+        if not await self._need_seat():
+            return
+        reaction = content.get("id")
+        if not reactions.valid(reaction):
+            await self.send_error("bad_frame", _("Unknown reaction."), reason="reaction")
+            return
+        if not await database_sync_to_async(reactions.take_turn)(self.table_id, self.seat):
+            await self.send_error("rate_limited", _("One reaction every few seconds."), reason="reaction")
+            return
+        frame = reactions.reaction_frame(self.seat, str(reaction))
+        await broadcast.send_notice(table_id=self.table_id, players=len(self.players), frame=frame)
+
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})
 
@@ -331,6 +345,7 @@ class TableConsumer(JsonSocket):
         "sync": handle_sync,
         "ping": handle_ping,
         "hint": handle_hint,
+        "react": handle_react,
     }
 
     async def _call(self, service: Callable[..., Any], **kwargs: Any) -> None:

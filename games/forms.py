@@ -13,7 +13,7 @@ from django.utils.translation import pgettext_lazy
 from games import fairness
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, rules_for
-from games.variants import variant_name
+from games.variants import VARIANT_SUMMARIES, rules_url_for, variant_name
 
 TARGET_LABELS = {
     0: _("One round"),
@@ -29,6 +29,14 @@ LEVEL_LABELS = {
 
 def preset_choices() -> list[tuple[str, Any]]:
     return [(name, variant_name(name)) for name in PRESET_OPTIONS]
+
+
+def variant_info() -> dict[str, dict[str, str]]:
+    """Each preset's one-line summary (active language) and its rules guide
+    section, for the line under the form's variant choice."""
+    return {
+        name: {"summary": str(VARIANT_SUMMARIES.get(name, "")), "url": rules_url_for(name)} for name in PRESET_OPTIONS
+    }
 
 
 def preset_limits() -> dict[str, dict[str, Any]]:

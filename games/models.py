@@ -41,6 +41,12 @@ class Table(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Rematch (games.services.rematch): the seats of the people who asked for
+    # one after this game, and the table of the rematch once everyone did.
+    rematch_seats = models.JSONField(default=list, blank=True)
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "kind"])]

@@ -20,7 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import IntegrityError
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from games import selectors
@@ -69,7 +69,11 @@ def action_text(action: Action | dict[str, Any]) -> str:
 
 
 def points_text(points: float) -> str:
-    return f"{points:+.1f}"
+    """Expected points, signed, one decimal, in the active language's format
+    ("+26.1", French "+26,1")."""
+    rounded = round(points, 1)
+    sign = "-" if rounded < 0 else "+"
+    return sign + formats.number_format(abs(rounded), 1, use_l10n=True)
 
 
 # -- the review of a finished game ----------------------------------------------------

@@ -9,5 +9,6 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("play/computer/", views.play_computer, name="play_computer"),
     path("table/<int:table_id>/", views.table, name="table"),
+    path("table/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("table/<int:table_id>/claim/", views.claim_win, name="claim_win"),
 ]

@@ -6,23 +6,47 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import limits, selectors, services
-from games.forms import PlayComputerForm, preset_limits
+from games.forms import LEVEL_LABELS, PlayComputerForm, preset_limits, variant_info
 from games.models import Table
+from games.quick import quick_starts
+from games.reactions import REACTION_IDS
 from games.services import timers
 from games.signals import table_page_panels
 from games.variants import rules_url_for
 
+LAST_SETTINGS = "last_computer_game"
+"""Session key of the settings of the last game against the computer (the
+home form starts from them)."""
+
+
+def last_settings(request: HttpRequest) -> dict[str, Any]:
+    """The settings of the viewer's last game against the computer, if any."""
+    saved = request.session.get(LAST_SETTINGS)
+    return dict(saved) if isinstance(saved, dict) else {}
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", _home_context(PlayComputerForm()))
+    form = PlayComputerForm(initial=last_settings(request))
+    return render(request, "games/home.html", _home_context(request, form))
 
 
-def _home_context(form: PlayComputerForm) -> dict[str, Any]:
-    return {"play_form": form, "preset_limits": preset_limits()}
+def _home_context(request: HttpRequest, form: PlayComputerForm) -> dict[str, Any]:
+    level = last_settings(request).get("level")
+    level = level if level in LEVEL_LABELS else "medium"
+    info = variant_info()
+    return {
+        "play_form": form,
+        "preset_limits": preset_limits(),
+        "variant_info": info,
+        "variant_now": info.get(str(form["preset"].value()), info["classic-draw"]),
+        "quick_starts": quick_starts(level),
+        "quick_level": LEVEL_LABELS[level],
+    }
 
 
 def guest_key(request: HttpRequest) -> str:
@@ -43,23 +67,81 @@ def guest_key(request: HttpRequest) -> str:
 def play_computer(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(request.POST)
     if not form.is_valid():
-        return render(request, "games/home.html", _home_context(form), status=400)
+        return render(request, "games/home.html", _home_context(request, form), status=400)
     data = form.cleaned_data
-    member = request.user if request.user.is_authenticated else None
-    key = "" if member is not None else guest_key(request)  # the visitor the limit counts
+    if not request.user.is_authenticated:
+        guest_key(request)  # the visitor the limit counts
     if not limits.allow_new_table(request):
-        form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
-        return render(request, "games/home.html", _home_context(form), status=429)
-    table = services.create_computer_table(
-        user=member,
-        guest_key=key,
-        preset=data["preset"],
-        players=data["players"],
-        teams=data["teams"],
-        target=data["target"],
-        level=data["level"],
-    )
+        form.add_error(None, too_many_tables())
+        return render(request, "games/home.html", _home_context(request, form), status=429)
+    settings = {key: data[key] for key in COMPUTER_SETTINGS}
+    table = _computer_table(request, settings)
     return redirect("games:table", table_id=table.pk)
+
+
+COMPUTER_SETTINGS = ("preset", "players", "teams", "target", "level")
+
+
+def too_many_tables() -> str:
+    return _("You have opened many tables in a short time: finish one, or wait a few minutes.")
+
+
+def _computer_table(request: HttpRequest, settings: dict[str, Any]) -> Table:
+    """A new table against the computer for the viewer (the caller checked the
+    visitor's limit); its settings are remembered for the home form."""
+    member = request.user if request.user.is_authenticated else None
+    table = services.create_computer_table(
+        user=member, guest_key="" if member is not None else guest_key(request), **settings
+    )
+    request.session[LAST_SETTINGS] = settings
+    return table
+
+
+def computer_settings(table: Table) -> dict[str, Any] | None:
+    """The settings a computer table was created with (the form's fields)."""
+    if table.kind != Table.Kind.COMPUTER:
+        return None
+    game = table.game
+    levels = [seat.level for seat in table.seats.all() if seat.level]
+    return {
+        "preset": game.preset,
+        "players": int(game.rules.get("players", len(levels) + 1)),
+        "teams": bool(game.rules.get("teams")),
+        "target": int(game.rules.get("target", 0)),
+        "level": levels[0] if levels else "medium",
+    }
+
+
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Ask for a rematch (games.services.rematch): the same seats and settings,
+    a new deal, once every person seated asked; against the computer alone, at
+    once. A page's script asks with ``Accept: application/json``."""
+    table = get_object_or_404(Table.objects.select_related("game"), pk=table_id)
+    seat = selectors.viewer_seat(table, user=request.user, guest_key=request.session.session_key)
+    if seat is None:
+        raise Http404("not a seat of yours")
+    wants_json = request.headers.get("accept", "").startswith("application/json")
+    # Against the computer the new table is made at once: it counts as one (games.limits).
+    if table.kind == Table.Kind.COMPUTER and table.status == Table.Status.FINISHED and not (
+        Table.objects.filter(rematch_of=table).exists() or limits.allow_new_table(request)
+    ):
+        if wants_json:
+            return JsonResponse({"ok": False, "code": "rate_limited", "message": too_many_tables()}, status=429)
+        return HttpResponse(too_many_tables(), status=429)
+    try:
+        result = services.offer_rematch(table_id=table.pk, seat=seat)
+    except services.GameError as error:
+        if wants_json:
+            return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+        return HttpResponse(error.message, status=409)
+    settings = computer_settings(table)
+    if settings is not None:
+        request.session[LAST_SETTINGS] = settings
+    url = f"/table/{result.table.pk}/" if result.table is not None else None
+    if wants_json:
+        return JsonResponse({"ok": True, "url": url, "seats": result.asked, "waiting": result.waiting})
+    return redirect(url or reverse("games:table", args=[table.pk]))
 
 
 def table_config(table: Table, seat: int | None) -> dict[str, Any]:
@@ -78,6 +160,9 @@ def table_config(table: Table, seat: int | None) -> dict[str, Any]:
         "kind": table.kind,
         "status": table.status,
         "commitment": game.commitment,
+        "mode": table.mode,
+        "reactions": list(REACTION_IDS),
+        "rematch": services.rematch_state(table) if table.status == Table.Status.FINISHED else None,
     }
 
 
@@ -88,9 +173,15 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
     panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
-    return render(
-        request, "games/table.html", {"table": table, "config": table_config(table, seat), "panels": panels}
-    )
+    context = {
+        "table": table,
+        "config": table_config(table, seat),
+        "seated": seat is not None,
+        "again": computer_settings(table) if seat is not None else None,
+        "panels": panels,
+    }
+    return render(request, "games/table.html", context)
+
 
 
 @require_POST

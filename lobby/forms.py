@@ -43,18 +43,25 @@ class PrivateTableForm(SaltFields, forms.Form):
         players, teams, target = data.get("players"), data.get("teams", False), data.get("target")
         if preset in PRESET_OPTIONS and players is not None and target is not None:
             options = PRESET_OPTIONS[preset]
-            if not options.allows(players=players, teams=teams, target=target):
-                raise forms.ValidationError(
-                    _(
-                        "%(variant)s is played by %(players)s players, to %(targets)s; "
-                        "pairs only where the variant has them, at four players."
-                    )
-                    % {
-                        "variant": variant_name(preset),
-                        "players": " / ".join(str(n) for n in options.players),
-                        "targets": " / ".join(str(n) if n else str(_("one round")) for n in options.targets),
-                    }
+            name = variant_name(preset)
+            # One message per wrong choice, next to that choice.
+            if teams and True not in options.teams:
+                self.add_error("teams", _("%(variant)s is not played in pairs.") % {"variant": name})
+            elif teams and players != 4:
+                self.add_error("teams", _("Pairs need 4 players."))
+            if players not in options.players:
+                self.add_error(
+                    "players",
+                    _("%(variant)s is played by %(allowed)s players.")
+                    % {"variant": name, "allowed": " / ".join(str(n) for n in options.players)},
                 )
+            if target not in options.targets:
+                allowed = " / ".join(str(n) if n else str(_("one round")) for n in options.targets)
+                self.add_error(
+                    "target", _("%(variant)s is played to: %(allowed)s.") % {"variant": name, "allowed": allowed}
+                )
+            if not self.errors and not options.allows(players=players, teams=teams, target=target):
+                raise forms.ValidationError(_("These choices do not go together."))
         return data
 
 

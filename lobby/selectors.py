@@ -3,18 +3,21 @@ ranked table and invitations. Nothing here writes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
-from games.models import Seat, Table
+from accounts.selectors import ratings_in_mode
+from games.models import Game, Seat, Table
 from games.modes import MODE_KEYS, RANKED_MODES
 from games.presence import live_presence
-from games.selectors import seat_names
+from games.selectors import game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 
@@ -67,13 +70,22 @@ class LiveTable:
     players: list[str]
     spectators: int
     started_at: datetime | None
+    # Public facts for the list's small preview: the line (its last tiles) and the scores.
+    line: list[list[int]] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
 
 
 def live_tables(*, limit: int = 50) -> list[LiveTable]:
     """Public tables being played, ranked first, newest first: anyone may
     watch them (spectators see only public information)."""
+    # A table nobody plays any more (a guest closed the page against the
+    # computer: no clock ends it) is not live: no move for a while and no
+    # socket of a seated player.
+    idle = timedelta(seconds=getattr(settings, "LIVE_TABLE_IDLE_SECONDS", 600))
+    seated = live_presence().filter(seat__isnull=False).values("table_id")
     tables = list(
         Table.objects.filter(status=Table.Status.PLAYING, public=True)
+        .filter(Q(game__updated_at__gte=timezone.now() - idle) | Q(pk__in=seated))
         .select_related("game")
         .order_by("-created_at")[: limit * 2]
     )
@@ -94,17 +106,37 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
     for table in tables:
         mode = RANKED_MODES.get(table.mode)
         game = getattr(table, "game", None)
+        names = seat_names(seats.get(table.pk, []))
+        if mode is not None:  # ranked: each name with the player's rating in the mode
+            members = {seat.number: seat.user_id for seat in seats.get(table.pk, []) if seat.user_id is not None}
+            shown = ratings_in_mode(list(members.values()), mode.key)
+            for number, user_id in members.items():
+                rating, provisional = shown[user_id]
+                names[number] = f"{names[number]} ({rating}{'?' if provisional else ''})"
         result.append(
             LiveTable(
                 table_id=table.pk,
                 kind=table.kind,
                 label=str(mode.label) if mode else str(table.get_kind_display()),
-                players=list(seat_names(seats.get(table.pk, [])).values()),
+                players=list(names.values()),
+                **_preview(game),
                 spectators=watchers.get(table.pk, 0),
                 started_at=None if game is None else game.started_at,
             )
         )
     return result
+
+
+PREVIEW_TILES = 9
+"""The live list shows the last tiles of each line (a small board preview)."""
+
+
+def _preview(game: Game | None) -> dict[str, list[Any]]:
+    """The line and the scores of a game being played: public facts only."""
+    state = None if game is None else game_state(game)
+    if state is None:
+        return {"line": [], "scores": []}
+    return {"line": [list(pair) for _tile, pair in state.line][-PREVIEW_TILES:], "scores": list(state.scores)}
 
 
 def pending_invitations(user: User) -> QuerySet[Invitation]:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts.selectors import friends_of, ratings_of
 from games import fairness, limits
 from games import services as game_services
+from games.forms import preset_limits
 from games.models import Table
 from games.modes import RANKED_MODES
 from games.selectors import seat_names
@@ -69,7 +70,7 @@ def private_new(request: HttpRequest) -> HttpResponse:
             salt=salt,
         )
         return redirect("lobby:private_table", table_id=table.pk)
-    return render(request, "lobby/private_new.html", {"form": form})
+    return render(request, "lobby/private_new.html", {"form": form, "preset_limits": preset_limits()})
 
 
 def _waiting_table(table_id: int) -> Table:

@@ -180,3 +180,63 @@ def test_the_admin_lists_member_data(admin_client) -> None:
         "games/presence",
     ):
         assert admin_client.get(f"/admin/{path}/").status_code == 200, path
+
+
+def test_a_table_nobody_plays_any_more_leaves_the_live_list(client: Client, settings) -> None:
+    """A guest who closed their table against the computer: no move, no socket
+    of a seated player for LIVE_TABLE_IDLE_SECONDS: not live any more."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game, Presence
+    from games.tests.factories import make_table
+
+    settings.LIVE_TABLE_IDLE_SECONDS = 600
+    fresh = make_table()
+    left = make_table()
+    watched_only = make_table()
+    still_there = make_table()
+    old = timezone.now() - timedelta(seconds=601)
+    Game.objects.filter(table__in=[left, watched_only, still_there]).update(updated_at=old)
+    Presence.objects.create(channel_name="spectator", table_id=watched_only.pk, seat=None)
+    Presence.objects.create(channel_name="player", table_id=still_there.pk, seat=0, session_key="guest")
+    html = client.get("/live/").content.decode()
+    assert f'data-live-table="{fresh.pk}"' in html
+    assert f'data-live-table="{still_there.pk}"' in html
+    assert f'data-live-table="{left.pk}"' not in html
+    assert f'data-live-table="{watched_only.pk}"' not in html
+
+
+def test_ratings_json_gives_each_seat_its_new_rating(client: Client, make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = ranked_table([alice, bob])
+    game = play_out(table, seed=4)
+    services.rate_finished_game(game_id=game.pk)
+    data = client.get(f"/table/{table.pk}/ratings.json").json()
+    assert data["mode"] == "duel-block"
+    assert [change["seat"] for change in data["changes"]] == [0, 1]
+    for change in data["changes"]:
+        assert abs(change["after"] - change["before"] - change["delta"]) <= 1
+    assert {change["user"] for change in data["changes"]} == {"alice", "bob"}
+
+
+
+def test_ratings_are_shown_next_to_names_at_ranked_tables_and_on_the_live_page(client: Client, make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    Rating.objects.create(user=alice, mode="duel-block", mu=ratings.MU + 2, sigma=1.0, games=30)
+    table = ranked_table([alice, bob])
+    shown = ratings.display_rating(ratings.MU + 2)
+    start = ratings.display_rating(ratings.MU)
+    data = client.get(f"/table/{table.pk}/ratings.json").json()
+    assert data["changes"] == []
+    assert data["current"] == [
+        {"seat": 0, "rating": shown, "provisional": False},
+        {"seat": 1, "rating": start, "provisional": True},
+    ]
+    html = client.get("/live/").content.decode()
+    assert f"alice ({shown}), bob ({start}?)" in html
+    # A small preview of the board (its public line) and the scores.
+    assert "data-live-preview" in html
+    assert 'data-tile="' in html[html.index("data-live-preview") :]
+    assert "Scores: 0 \u2013 0" in html

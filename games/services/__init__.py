@@ -6,7 +6,7 @@
 - ``play_move(*, game_id, seat, action, expected_seq, by="")``,
   ``start_next_round(*, game_id, seat, expected_seq=None)``,
   ``resign(*, game_id, seat)``, ``offer_draw(*, game_id, seat)``,
-  ``abort_game(*, game_id, reason)``;
+  ``abort_game(*, game_id, reason)``, ``offer_rematch(*, table_id, seat)``;
 - ``decide_computer_turn(*, game_id, seq)`` / ``apply_computer_turn(decision)``
   (the Celery tasks' bodies), ``take_computer_turn(*, game_id, seq)`` (both at once).
 
@@ -19,6 +19,7 @@ from games.fairness import new_seed
 from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
+from .rematch import Rematch, offer_rematch, rematch_state
 from .tables import (
     GUEST_KEY_SESSION,
     SeatSpec,
@@ -40,6 +41,7 @@ __all__ = [
     "NotSeated",
     "NotYourTurn",
     "Outcome",
+    "Rematch",
     "SeatSpec",
     "StaleSeq",
     "abort_game",
@@ -51,7 +53,9 @@ __all__ = [
     "finish_game",
     "new_seed",
     "offer_draw",
+    "offer_rematch",
     "play_move",
+    "rematch_state",
     "resign",
     "start_game",
     "start_next_round",

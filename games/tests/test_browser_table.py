@@ -36,6 +36,7 @@ from games.engine import (
     rules_for,
     view_for,
 )
+from games.reactions import REACTION_IDS
 from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -176,6 +177,8 @@ class ScriptedTable:
         kind = frame.get("type")
         if kind == "sync":
             self.send(self.state_frame(), *self.result_frames())
+        elif kind == "react":  # the real consumer validates it (test_consumers); here, echo it
+            self.send({"type": "reaction", "seat": self.seat, "id": frame["id"]})
         elif kind == "next_round":
             self.state = next_round(self.state)
             self.seq += 1
@@ -251,6 +254,7 @@ def scripted_config(players: int, *, seat: int = 0, teams: bool = False) -> dict
         "teams": teams,
         "ranked": False,
         "commitment": "c0ffee" * 10 + "beef",
+        "reactions": list(REACTION_IDS),
     }
 
 
@@ -267,9 +271,11 @@ def table_page_html(config: dict, language: str = "en") -> str:
 
 
 def open_scripted(
-    new_context, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB"
+    new_context, site_server, table: ScriptedTable, config: dict, *, viewport=PHONE, locale="en-GB", before=None
 ):
     page, errors = new_page(new_context, viewport=viewport, locale=locale)
+    if before is not None:
+        before(page)  # e.g. more routes, set before the page loads
     html = table_page_html(config, locale[:2])
     url = site_server.url + "/scripted/table/1/"
     page.route(
@@ -511,6 +517,11 @@ def test_french_scripted_table(new_context, site_server) -> None:
     assert page.locator("html").get_attribute("lang") == "fr"
     assert page.locator("#table-status").inner_text() == "À vous de jouer"
     assert page.locator("a", has_text="Règles de cette table").count() == 1
+    # Counts of 2 and more are French too (the JS catalogue's three plural forms).
+    opponent = page.locator('#players .player[data-seat="1"]')
+    assert opponent.locator(".player-count").inner_text() == "6 dominos"
+    assert opponent.locator(".player-score").inner_text() == "0 point"
+    assert page.locator("#me-player .player-count").inner_text() == "7 dominos"
     assert errors == []
 
 
@@ -549,7 +560,8 @@ def test_guest_plays_a_complete_game_against_three_computers(new_context, site_s
     assert scores.count() == 4
     assert any(int(scores.nth(i).locator("td").inner_text()) >= 100 for i in range(4))
     assert panel.locator("tr[data-winner]").count() == 1
-    assert panel.locator("a", has_text="Play again").get_attribute("href").startswith("/")
+    assert panel.locator("[data-rematch]").is_visible()
+    assert panel.locator("[data-new-game]").is_visible()
     replay = panel.locator("[data-replay]").get_attribute("href")
     assert replay == page.url.removeprefix(site_server.url) + "replay/"
     assert page.request.get(site_server.url + replay).ok
@@ -587,4 +599,379 @@ def test_french_table_page(new_context, site_server) -> None:
     assert page.locator('[data-action="draw"]').inner_text() == "Piocher"
     assert "Donne équitable" in page.locator("#fairness summary").inner_text()
     screenshot(page, "table-french-phone.png")
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "rematch"), [(PHONE, "fr-FR", "Revanche"), (DESKTOP, "en-GB", "Rematch")]
+)
+def test_rematch_and_new_game_after_a_game_against_the_computer(
+    new_context, site_server, viewport, locale: str, rematch: str
+) -> None:
+    page, errors = new_page(new_context, viewport=viewport, locale=locale)
+    start_computer_game(page, site_server, preset="arena", players=3, target=50, level="hard")
+    first = page.url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    button = page.locator("[data-rematch]")
+    assert button.inner_text() == rematch
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    with page.expect_navigation():
+        button.click()
+    assert re.search(r"/table/\d+/$", page.url)
+    assert page.url != first
+    page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")  # started at once
+    assert page.locator("#players .player").count() == 2
+    second = page.url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    with page.expect_navigation():
+        page.click("[data-new-game]")
+    assert page.url not in (first, second)
+    page.wait_for_selector("#line [data-line-tile], #table[data-my-turn]")
+    assert page.locator("#players .player").count() == 2
+    # The home form starts from the settings just played.
+    page.goto(site_server.url + "/")
+    form = page.locator("#play-computer-form")
+    assert form.locator('[name="preset"]').input_value() == "arena"
+    assert form.locator('[name="players"][value="3"]').is_checked()
+    assert form.locator('[name="target"][value="50"]').is_checked()
+    assert form.locator('[name="level"][value="hard"]').is_checked()
+    assert errors == []
+
+
+@pytest.mark.parametrize(("locale", "mine"), [("en-GB", "Your rating 1527 (+15)"), ("fr-FR", "Votre classement 1527 (+15)")])
+def test_the_game_over_panel_shows_the_new_ratings(new_context, site_server, locale: str, mine: str) -> None:
+    table = both_ends_table()
+    config = {**scripted_config(2), "ranked": True}
+    asked: list[str] = []  # not rated yet when the page opens: the frame brings the ratings
+    current = [{"seat": 0, "rating": 1512, "provisional": False}, {"seat": 1, "rating": 1500, "provisional": True}]
+    page, errors = open_scripted(
+        new_context, site_server, table, config, locale=locale,
+        before=lambda page: page.route(
+            "**/table/1/ratings.json",
+            lambda route: (
+                asked.append(route.request.url),
+                route.fulfill(json={"mode": "duel-block", "changes": [], "current": current}),
+            ),
+        ),
+    )
+    # The players' ratings next to their names.
+    page.wait_for_selector('#me-player [data-seat-rating="1512"]')
+    assert page.locator('#players .player[data-seat="1"] .player-rating').inner_text().strip() == "1500?"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    page.locator("[data-game-over]").wait_for()
+    assert page.locator("[data-rating-change]").is_hidden()
+    changes = [
+        {"seat": 0, "user": "ada", "before": 1512, "after": 1527, "delta": 15, "provisional": False, "outcome": "win"},
+        {"seat": 1, "user": "bob", "before": 1500, "after": 1492, "delta": -8, "provisional": False, "outcome": "loss"},
+    ]
+    table.send({"type": "ratings", "mode": "duel-block", "changes": changes})
+    panel = page.locator("[data-rating-change]")
+    panel.wait_for()
+    assert panel.locator("li.is-me").inner_text() == mine
+    assert panel.locator('[data-rating-seat="1"] [data-rating-delta]').inner_text() == "(\u22128)"
+    screenshot(page, f"table-ratings-{locale}.png")
+    assert len(asked) == 1
+    assert errors == []
+
+
+VISIBLE_LINE_TILES = """() => [...document.querySelectorAll('#line [data-line-tile]')].filter((tile) => {
+  const box = tile.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return hit && tile.contains(hit);
+}).length"""
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "mine", "why", "total"),
+    [
+        (PHONE, "fr-FR", [Tile(6, 4), Tile(0, 0)], "Personne ne peut jouer", "Vos points : 10 = 10 points."),
+        (DESKTOP, "en-GB", [Tile(6, 4), Tile(4, 0)], "You laid your last tile: domino!", "Your points: 10 = 10 points."),
+    ],
+)
+def test_round_over_explains_the_points_with_the_board_in_view(
+    new_context, site_server, viewport, locale: str, mine: list, why: str, total: str
+) -> None:
+    """Seat 1 opens 6-6 and holds 5-5: after 6-4 it can only pass. With 0-0 left
+    the round blocks (the lightest hand, 0 pips, wins); with 4-0, domino."""
+    rules = rules_for("classic-block", players=2, target=50)
+    table = ScriptedTable(new_game(rules, seed=5, hands=[mine, [Tile(6, 6), Tile(5, 5)]]))
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    page.click('#hand [data-tile="4-6"]')
+    page.click('#line [data-end="right"]')
+    what = page.wait_for_function(ACTIONABLE).json_value()
+    if what == "play":
+        page.click('#hand [data-tile="0-4"]')  # fits the 4 only: one tap lays it
+    elif what == "pass":
+        page.click('[data-action="pass"]')
+    breakdown = page.locator("#round-over [data-round-breakdown]")
+    breakdown.wait_for()
+    assert why in breakdown.locator(".panel-why").inner_text()
+    hands = breakdown.locator(".panel-hand")
+    assert hands.count() == 2
+    assert hands.nth(0).get_attribute("data-round-winner") is not None
+    assert hands.nth(1).get_attribute("data-pips") == "10"
+    assert hands.nth(1).get_attribute("data-counted") is not None
+    assert breakdown.locator("[data-round-sum]").inner_text() == total
+    assert table.state.round_result.points == 10
+    # The board stays in view beside or behind the summary.
+    assert page.evaluate(VISIBLE_LINE_TILES) >= 1
+    screenshot(page, f"table-round-breakdown-{locale}-{viewport['width']}.png")
+    assert errors == []
+
+
+def test_the_line_is_centred_bends_only_when_needed_and_is_larger_while_short(new_context, site_server) -> None:
+    page = new_context(viewport=PHONE).new_page()
+    page.goto(site_server.url + "/static/games/js/line_layout.js")
+    result = page.evaluate("""async () => {
+      const { fitLine } = await import('/static/games/js/line_layout.js');
+      const rows = (layout) => new Set(layout.tiles.map((t) => Math.round(t.y + t.h / 2))).size;
+      const centre = (layout) => {
+        const left = Math.min(...layout.tiles.map((t) => t.x)), right = Math.max(...layout.tiles.map((t) => t.x + t.w));
+        return (left + right) / 2;
+      };
+      // Five tiles all laid on the right of the opener: one straight row, centred.
+      const oneArm = [[6, 6], [6, 4], [4, 1], [1, 3], [3, 5]];
+      const a = fitLine(oneArm, { width: 374, maxHeight: 300, opener: 0, max: 30, big: 40 });
+      // Three tiles: drawn larger than the usual 30 px.
+      const b = fitLine([[6, 6], [6, 4], [4, 1]], { width: 374, maxHeight: 300, opener: 0, max: 30, big: 40 });
+      // Nine tiles on one arm: the old layout turned at the edge; now it bends only if all of it does not fit.
+      const long = [[6, 6], [6, 4], [4, 1], [1, 3], [3, 5], [5, 0], [0, 2], [2, 2], [2, 3]];
+      const c = fitLine(long, { width: 900, maxHeight: 300, opener: 0, max: 36, big: 56 });
+      return { aRows: rows(a), aCentre: centre(a), bU: b.u, cRows: rows(c), cTurns: c.tiles.filter((t) => t.turn).length };
+    }""")
+    assert result["aRows"] == 1
+    assert abs(result["aCentre"] - 187) <= 2
+    assert result["bU"] > 30
+    assert result["cRows"] == 1
+    assert result["cTurns"] == 0
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_last_tiles_are_outlined_computer_tiles_slide_in_and_the_moves_open(
+    new_context, site_server, viewport, locale: str
+) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    assert page.locator('#line [data-last-seat="1"]').get_attribute("data-line-tile") == "6-6"
+    assert page.locator('#line [data-last-seat="0"]').count() == 0
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="left"]')
+    page.wait_for_function("document.getElementById('table').hasAttribute('data-my-turn')")
+    mine = page.locator('#line [data-last-seat="0"]')
+    assert mine.get_attribute("data-line-tile") == "3-6"
+    assert "tile--last-mine" in mine.get_attribute("class")
+    theirs = [e for e in table.state.history if e.seat == 1 and e.tile is not None]
+    assert len(theirs) == 2  # it holds three 3s: it follows on the 3
+    outlined = page.locator('#line [data-last-seat="1"]')  # its new tile, slid in from its card
+    assert outlined.count() == 1
+    assert outlined.get_attribute("data-line-tile") == "{}-{}".format(*sorted(theirs[-1].tile.to_list()))
+    assert outlined.get_attribute("data-slid-from") == "1"
+    assert page.locator('#line [data-line-tile="6-6"]').get_attribute("data-last-seat") is None
+    # The move list opens on a tap and lists every move of the round.
+    moves = page.locator("[data-move-list]")
+    assert not moves.locator("ol").is_visible()
+    moves.locator("summary").click()
+    assert moves.locator("li").count() == len(table.state.history)
+    assert moves.locator("li").first.is_visible()
+    screenshot(page, f"table-mid-game-{locale}-{viewport['width']}.png")
+    assert errors == []
+
+
+def one_end_table() -> ScriptedTable:
+    """Block duel: seat 1 opens 5-6 (no double dealt); seat 0's 2-5 fits the 5 only."""
+    rules = rules_for("classic-block", players=2, target=50)
+    return ScriptedTable(new_game(rules, seed=5, hands=[[Tile(2, 5), Tile(0, 2)], [Tile(5, 6), Tile(0, 1)]]))
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_the_destination_glows_before_the_move(new_context, site_server, viewport, locale: str) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    preview = page.locator("#line [data-preview-end]")
+    assert preview.count() == 0
+    tile = page.locator('#hand [data-tile="3-6"]')
+    if viewport is DESKTOP:
+        tile.hover()  # the mouse on the tile
+    else:
+        tile.dispatch_event("pointerdown", {"pointerType": "touch", "isPrimary": True, "button": 0})  # a finger on it
+    assert sorted(preview.nth(i).get_attribute("data-preview-end") for i in range(preview.count())) == ["left", "right"]
+    assert page.locator("#line [data-end]").count() == 0  # a preview, nothing to tap yet
+    if viewport is DESKTOP:
+        page.mouse.move(5, 5)
+    else:
+        tile.dispatch_event("pointerup", {"pointerType": "touch", "isPrimary": True, "button": 0})
+    assert preview.count() == 0
+    # From the keyboard: the focused tile's destination glows too.
+    tile.focus()
+    assert preview.count() == 2
+    assert not any(frame["type"] == "play" for frame in table.received)
+    assert errors == []
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_confirm_each_move_is_remembered_and_places_on_the_glowing_end(
+    new_context, site_server, viewport, locale: str
+) -> None:
+    context = new_context(viewport=viewport, locale=locale)
+    table = one_end_table()
+    html = table_page_html(scripted_config(2), locale[:2])
+    url = site_server.url + "/scripted/table/1/"
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html))
+    page.route_web_socket("**/ws/table/1/", table.attach)
+    page.goto(url)
+    page.wait_for_selector("#table[data-my-turn]")
+    box = page.locator('[data-setting="confirm"]')
+    assert not box.is_checked()
+    box.check()
+    page.reload()  # remembered by this browser
+    page.wait_for_selector("#table[data-my-turn]")
+    assert page.locator('[data-setting="confirm"]').is_checked()
+    page.click('#hand [data-tile="2-5"]')  # fits one end: selected, not played
+    assert not any(frame["type"] == "play" for frame in table.received)
+    ends = page.locator("#line [data-end]")
+    assert ends.count() == 1
+    end = ends.first.get_attribute("data-end")
+    ends.first.click()
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [f for f in table.received if f["type"] == "play"] == [{"type": "play", "tile": [2, 5], "end": end, "seq": 0}]
+    # Off again: one tap plays a tile that fits one end.
+    page.locator('[data-setting="confirm"]').uncheck()
+    assert errors == []
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_hand_tiles_are_large_and_pass_is_where_the_thumb_is(new_context, site_server, viewport, locale: str) -> None:
+    rules = rules_for("classic-block", players=2, target=50)
+    # Seven tiles, none fits 6-6: the player must pass (seat 1 can go on with 5-6).
+    mine = [Tile(0, 0), Tile(0, 1), Tile(1, 1), Tile(1, 2), Tile(2, 2), Tile(0, 2), Tile(0, 3)]
+    theirs = [Tile(6, 6), Tile(5, 6), Tile(4, 4), Tile(3, 3), Tile(4, 5), Tile(3, 4), Tile(3, 5)]
+    table = ScriptedTable(new_game(rules, seed=5, hands=[mine, theirs]))
+    assert [type(a).__name__ for a in legal_actions(table.state)] == ["Pass"]
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=viewport, locale=locale)
+    page.wait_for_selector('[data-action="pass"]:not([hidden])')
+    widths = page.evaluate("[...document.querySelectorAll('#hand [data-tile]')].map((t) => t.getBoundingClientRect().width)")
+    assert len(widths) == 7
+    assert min(widths) >= (48 if viewport is PHONE else 56), widths
+    tops = page.evaluate("new Set([...document.querySelectorAll('#hand [data-tile]')].map((t) => Math.round(t.getBoundingClientRect().top))).size")
+    assert tops == 1  # seven tiles in one row
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+    button = page.locator('[data-action="pass"]').bounding_box()
+    assert button["y"] + button["height"] <= viewport["height"]
+    if viewport is PHONE:
+        assert button["y"] >= viewport["height"] * 0.7, button  # the lower part of the screen
+        assert button["height"] >= 48
+    page.click('[data-action="pass"]')
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("viewport", "locale", "thanks"), [(PHONE, "fr-FR", "Merci !"), (DESKTOP, "en-GB", "Thanks!")]
+)
+def test_quick_reactions_with_a_remembered_mute(new_context, site_server, viewport, locale: str, thanks: str) -> None:
+    table = both_ends_table()
+    config = scripted_config(2)
+    config["players"][1] = {"seat": 1, "name": "Bob", "kind": "human", "level": None}
+    page, errors = open_scripted(new_context, site_server, table, config, viewport=viewport, locale=locale)
+    buttons = page.locator("[data-reactions] [data-react]")
+    assert buttons.count() == 6
+    assert not buttons.first.is_visible()  # folded: the hand stays where it is
+    page.click("[data-reactions] summary")
+    page.click('[data-react="good_game"]')
+    assert {"type": "react", "id": "good_game"} in table.received
+    page.locator('#me-player [data-reaction-bubble="good_game"]').wait_for()
+    assert page.locator('[data-react="hello"]').is_disabled()  # resting a few seconds
+    table.send({"type": "reaction", "seat": 1, "id": "thanks"})
+    bubble = page.locator('#players .player[data-seat="1"] [data-reaction-bubble]')
+    bubble.wait_for()
+    assert bubble.inner_text() == thanks
+    screenshot(page, f"table-reactions-{locale}.png")
+    page.check('[data-setting="mute-reactions"]')
+    assert bubble.count() == 0
+    page.reload()
+    page.wait_for_selector("#line [data-line-tile]")
+    page.click("[data-reactions] summary")
+    assert page.locator('[data-setting="mute-reactions"]').is_checked()
+    table.send({"type": "reaction", "seat": 1, "id": "oops"})
+    page.wait_for_timeout(300)
+    assert page.locator('#players .player[data-seat="1"] [data-reaction-bubble]').count() == 0
+    assert errors == []
+
+
+def test_no_reactions_against_the_computer_alone(new_context, site_server) -> None:
+    page, errors = open_scripted(new_context, site_server, both_ends_table(), scripted_config(2), viewport=DESKTOP)
+    assert page.locator("[data-reactions]").is_hidden()
+    assert errors == []
+
+
+def test_sounds_for_a_move_and_your_turn_with_a_remembered_mute(new_context, site_server) -> None:
+    table = both_ends_table()
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), viewport=DESKTOP)
+    sounds = "Number(document.getElementById('table').dataset.sounds || 0)"
+    assert page.evaluate("document.getElementById('table').dataset.lastSound") == "turn"
+    page.click('#hand [data-tile="3-6"]')
+    page.click('#line [data-end="left"]')
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 3")
+    page.wait_for_function("document.getElementById('table').dataset.lastSound === 'turn'")
+    heard = page.evaluate(sounds)
+    assert heard >= 4  # your turn, your tile, their tile, your turn again
+    page.check('[data-setting="mute-sounds"]')
+    page.reload()
+    page.wait_for_selector("#line [data-line-tile]")
+    assert page.locator('[data-setting="mute-sounds"]').is_checked()
+    assert page.evaluate(sounds) == 0
+    assert errors == []
+
+
+def tab_walk(page, presses: int = 60) -> list[str]:
+    """What the focus lands on, Tab after Tab from the top of the page."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    seen = []
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("""() => {
+          const el = document.activeElement;
+          if (!el || el === document.body) return '';
+          return el.dataset.tile ? 'tile:' + el.dataset.tile : el.dataset.action ? 'action:' + el.dataset.action
+            : el.dataset.setting ? 'setting:' + el.dataset.setting : el.tagName === 'SUMMARY' ? 'summary:' + el.parentElement.id
+            : el.dataset.end ? 'end:' + el.dataset.end : el.tagName.toLowerCase();
+        }"""))
+    return seen
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_every_action_of_the_table_is_reachable_with_the_keyboard(new_context, site_server, viewport, locale: str) -> None:
+    table = one_end_table()
+    config = scripted_config(2)
+    config["players"][1] = {"seat": 1, "name": "Bob", "kind": "human", "level": None}
+    page, errors = open_scripted(new_context, site_server, table, config, viewport=viewport, locale=locale)
+    seen = tab_walk(page)
+    for target in (
+        "tile:2-5", "tile:0-2", "action:hint", "setting:confirm", "summary:move-list", "summary:reactions",
+        "setting:mute-sounds", "action:resign",
+    ):
+        assert target in seen, (target, seen)
+    # Play from the keyboard alone: Tab to the tile, Enter (it fits one end).
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.tile") == "2-5":
+            break
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#line [data-line-tile]').length >= 2")
+    assert [f["type"] for f in table.received if f["type"] == "play"] == ["play"]
+    # After the game, the panel's buttons are reached the same way.
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.focus('[data-action="resign"]')
+    page.keyboard.press("Enter")
+    page.locator("[data-game-over]").wait_for()
+    seen = tab_walk(page, 80)
+    assert "action:toggle-panel" in seen, seen
     assert errors == []

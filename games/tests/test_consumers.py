@@ -467,3 +467,32 @@ async def test_a_waiting_table_starts_on_the_socket_of_who_took_a_seat_meanwhile
     assert frame["table"]["status"] == "playing"
     assert [p["kind"] for p in frame["table"]["players"]] == ["human", "human"]
     await late.close()
+
+
+async def test_quick_reactions_reach_the_table_validated_and_rate_limited() -> None:
+    from django.core.cache import cache
+
+    await database_sync_to_async(cache.clear)()
+    table_id, _game_id, (p0, p1), _ = await seated_pair()
+    watcher = Socket(table_id, session_key=await new_session())
+    await watcher.connect()
+    await p0.send({"type": "react", "id": "good_move"})
+    expected = {"type": "reaction", "seat": 0, "id": "good_move"}
+    assert await p1.until("reaction") == expected
+    assert await watcher.until("reaction") == expected
+    assert await p0.until("reaction") == expected
+    # Again at once: refused, nothing sent to the others.
+    await p0.send({"type": "react", "id": "thanks"})
+    error = await p0.until("error")
+    assert (error["code"], error["reason"]) == ("rate_limited", "reaction")
+    # Only the predefined ids; never free text; never from a spectator.
+    for bad in ({"type": "react", "id": "you are bad"}, {"type": "react"}, {"type": "react", "id": ["gg"]}):
+        await p1.send(bad)
+        error = await p1.until("error")
+        assert (error["code"], error["reason"]) == ("bad_frame", "reaction")
+    await watcher.send({"type": "react", "id": "hello"})
+    assert (await watcher.until("error"))["code"] == "not_seated"
+    assert await p0.nothing_more()
+    assert not [f for f in p1.frames if f["type"] == "reaction" and f["id"] != "good_move"]
+    for sock in (p0, p1, watcher):
+        await sock.close()

@@ -168,3 +168,30 @@ async def test_the_hint_is_refused_in_a_ranked_game_and_for_spectators() -> None
     await watcher.send({"type": "hint"})
     assert (await watcher.until("error"))["code"] == "not_seated"
     await watcher.close()
+
+
+@pytest.mark.django_db
+def test_the_biggest_mistakes_come_first_and_jump_to_their_position() -> None:
+    import json
+    import re
+
+    key = new_session_key()
+    for seed in range(8, 30):
+        game = finished_computer_game(key=key, seed=seed)
+        review.review_game(game_id=game.pk)
+        data = GameReview.objects.get(game=game).data
+        if data["biggest"]:
+            break
+    else:
+        raise AssertionError("no game with a mistake in these seeds")
+    client = Client()
+    client.cookies["sessionid"] = key
+    page = client.get(f"/table/{game.table_id}/replay/").content.decode()
+    assert page.index("review-biggest") < page.index("review-summary")
+    steps = json.loads(re.search(r'<script id="replay-steps" type="application/json">(.*?)</script>', page, re.S)[1])
+    by_seq = {item["seq"]: item for item in data["moves"]}
+    for seq in data["biggest"]:
+        jump = re.search(rf'data-goto="(\d+)" data-mistake-jump="{seq}"', page)
+        assert jump, seq
+        step = steps[int(jump[1])]
+        assert step["to_move"] == by_seq[seq]["seat"]  # the position where that player chose

@@ -63,3 +63,22 @@ def test_members_private_tables_count_too() -> None:
     assert created == 10
     assert Table.objects.filter(kind=Table.Kind.PRIVATE).count() == 10
     assert member.post("/play/computer/", FORM).status_code == 429  # the same visitor
+
+
+def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
+    from games import services
+
+    settings.TABLES_PER_VISITOR = 2
+    guest = Client()
+    guest.post("/play/computer/", FORM)
+    first = Table.objects.get()
+    services.resign(game_id=first.game.pk, seat=0)
+    assert guest.post(f"/table/{first.pk}/rematch/").status_code == 302  # the second table
+    second = Table.objects.get(rematch_of=first)
+    services.resign(game_id=second.game.pk, seat=0)
+    answer = guest.post(f"/table/{second.pk}/rematch/", headers={"accept": "application/json"})
+    assert answer.status_code == 429
+    assert answer.json()["code"] == "rate_limited"
+    assert Table.objects.count() == 2
+    # Asking again for a rematch already made is not a new table.
+    assert guest.post(f"/table/{first.pk}/rematch/").status_code == 302

@@ -171,3 +171,207 @@ def test_french_labels(client: Client) -> None:
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Niveau de l\u2019ordinateur" in html
     assert "Variante" in html
+
+
+# ---------------------------------------------------------------- after a game
+
+
+def checked(html: str, name: str) -> str:
+    """The value of the checked radio (or selected option) ``name`` in ``html``."""
+    import re
+
+    radio = re.search(rf'<input type="radio" name="{name}" value="([^"]*)"[^>]*checked', html)
+    if radio:
+        return radio[1]
+    select = html[html.index(f'name="{name}"') :]
+    return re.search(r'<option value="([^"]*)" selected', select)[1]
+
+
+def test_the_home_form_remembers_the_last_settings(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert (checked(html, "preset"), checked(html, "players"), checked(html, "level")) == (
+        "classic-draw", "2", "medium"
+    )
+    client.post("/play/computer/", {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "hard"})
+    html = client.get("/").content.decode()
+    assert checked(html, "preset") == "arena"
+    assert checked(html, "players") == "4"
+    assert checked(html, "target") == "50"
+    assert checked(html, "level") == "hard"
+    assert 'name="teams" id="id_teams" checked' in html
+
+
+def finish_computer_game(client: Client, form: dict) -> Table:
+    client.post("/play/computer/", form)
+    table = Table.objects.latest("pk")
+    services.resign(game_id=table.game.pk, seat=0)
+    return table
+
+
+def test_rematch_against_the_computer_starts_the_same_game_at_once(client: Client) -> None:
+    table = finish_computer_game(client, {**FORM, "level": "hard"})
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    assert "data-rematch" in html
+    assert "data-new-game" in html
+    assert "#play-computer" in html  # other settings
+    response = client.post(f"/table/{table.pk}/rematch/")
+    again = Table.objects.latest("pk")
+    assert again.pk != table.pk
+    assert response["Location"] == f"/table/{again.pk}/"
+    assert again.status == Table.Status.PLAYING
+    assert again.game.preset == "classic-draw"
+    assert again.game.rules["players"] == 3
+    assert [s.level for s in again.seats.order_by("number")] == ["", "hard", "hard"]
+    assert again.seats.get(number=0).guest_key == table.seats.get(number=0).guest_key
+
+
+def test_the_new_game_button_posts_the_same_settings(client: Client) -> None:
+    import re
+
+    table = finish_computer_game(client, {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "easy"})
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    form = html[html.index('action="/play/computer/"') :]
+    form = form[: form.index("</form>")]
+    assert "data-new-game" in form
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken")
+    assert fields == {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "easy"}
+
+
+def test_rematch_is_refused_before_the_end_and_to_others(client: Client) -> None:
+    client.post("/play/computer/", FORM)
+    table = Table.objects.latest("pk")
+    assert client.post(f"/table/{table.pk}/rematch/").status_code == 409
+    assert Client().post(f"/table/{table.pk}/rematch/").status_code == 404
+    assert client.get(f"/table/{table.pk}/rematch/").status_code == 405
+    assert Table.objects.count() == 1
+
+
+def test_after_a_ranked_game_the_page_offers_the_queue_not_the_computer(client: Client) -> None:
+    alice, bob = UserFactory(), UserFactory()
+    table = make_table(
+        preset="duel-block",
+        target=0,
+        kind=Table.Kind.RANKED,
+        seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)],
+    )
+    Table.objects.filter(pk=table.pk).update(mode="duel-block")
+    services.resign(game_id=table.game.pk, seat=1)
+    client.force_login(alice)
+    html = client.get(f"/table/{table.pk}/").content.decode()
+    panel = html[html.index('id="game-over"') :]
+    assert "#play-computer" not in panel
+    assert 'href="/ranked/?queue=duel-block" data-back-to-queue' in panel
+    assert "data-rematch" in panel
+
+
+def test_a_ranked_rematch_starts_when_both_players_asked(client: Client) -> None:
+    from games.tests.helpers import ranked_table
+
+    alice, bob = UserFactory(), UserFactory()
+    table = ranked_table([alice, bob])
+    services.resign(game_id=table.game.pk, seat=1)
+    client.force_login(alice)
+    json_headers = {"accept": "application/json"}
+    answer = client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json()
+    assert answer == {"ok": True, "url": None, "seats": [0], "waiting": [1]}
+    assert client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json() == answer  # twice: the same
+    assert Table.objects.count() == 1
+    assert config_of(client.get(f"/table/{table.pk}/"))["rematch"]["waiting"] == [1]
+    other = Client()
+    other.force_login(bob)
+    response = other.post(f"/table/{table.pk}/rematch/")
+    again = Table.objects.get(rematch_of=table)
+    assert response["Location"] == f"/table/{again.pk}/"
+    assert again.kind == Table.Kind.RANKED
+    assert again.mode == "duel-block"
+    assert again.status == Table.Status.PLAYING
+    assert [s.user for s in again.seats.order_by("number")] == [alice, bob]
+    # The first to ask finds the new table too (its page gets a rematch frame).
+    assert client.post(f"/table/{table.pk}/rematch/", headers=json_headers).json()["url"] == f"/table/{again.pk}/"
+    assert config_of(client.get(f"/table/{table.pk}/"))["rematch"]["url"] == f"/table/{again.pk}/"
+    assert Table.objects.count() == 2
+
+
+def test_no_ranked_rematch_while_a_player_is_in_another_ranked_game(client: Client) -> None:
+    from games.tests.helpers import ranked_table
+
+    alice, bob, carol = UserFactory(), UserFactory(), UserFactory()
+    table = ranked_table([alice, bob])
+    services.resign(game_id=table.game.pk, seat=1)
+    ranked_table([bob, carol])
+    client.force_login(alice)
+    client.post(f"/table/{table.pk}/rematch/")
+    client.force_login(bob)
+    response = client.post(f"/table/{table.pk}/rematch/", headers={"accept": "application/json"})
+    assert response.status_code == 409
+    assert response.json()["code"] == "not_allowed"
+    assert not Table.objects.filter(rematch_of=table).exists()
+
+
+# ---------------------------------------------------------------- quick starts
+
+
+QUICK = ("duel-block", "duel-draw", "three", "four", "pairs")
+
+
+def quick_form(html: str, key: str) -> dict[str, str]:
+    import re
+
+    button = html.index(f'data-quick-start="{key}"')
+    form = html[html.rindex("<form", 0, button) : button]
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+    fields.pop("csrfmiddlewaretoken")
+    return fields
+
+
+def test_the_home_page_offers_one_tap_games_and_a_custom_one(client: Client) -> None:
+    html = client.get("/").content.decode()
+    for key in (*QUICK, "custom"):
+        assert f'data-quick-start="{key}"' in html
+    assert quick_form(html, "duel-block") == {"preset": "duel-block", "players": "2", "target": "0", "level": "medium"}
+    assert quick_form(html, "pairs") == {"preset": "arena", "players": "4", "teams": "on", "target": "50", "level": "medium"}
+    assert 'href="/rules/#variant-duel-block" data-quick-rules="duel-block"' in html
+    assert 'href="/rules/#variant-arena" data-quick-rules="three"' in html
+    # The quick starts come before the custom form.
+    assert html.index('data-quick-start="duel-block"') < html.index('id="play-computer-form"')
+
+
+@pytest.mark.parametrize("key", QUICK)
+def test_each_quick_start_starts_its_game_at_once(client: Client, key: str) -> None:
+    from games.modes import RANKED_MODES
+
+    html = client.get("/").content.decode()
+    response = client.post("/play/computer/", quick_form(html, key))
+    table = Table.objects.get()
+    assert response["Location"] == f"/table/{table.pk}/"
+    mode = RANKED_MODES[key]
+    assert table.status == Table.Status.PLAYING
+    assert table.game.preset == mode.preset
+    assert table.game.rules["players"] == mode.players
+    assert bool(table.game.rules.get("teams")) == mode.teams
+
+
+def test_quick_starts_use_the_last_level(client: Client) -> None:
+    client.post("/play/computer/", {**FORM, "level": "hard"})
+    html = client.get("/").content.decode()
+    assert quick_form(html, "three")["level"] == "hard"
+
+
+def test_the_variant_choice_is_explained_in_one_line_with_its_rules(client: Client) -> None:
+    html = client.get("/").content.decode()
+    line = html[html.index("data-variant-summary") :]
+    line = line[: line.index("</p>")]
+    assert "boneyard to draw from" in line
+    assert 'href="/rules/#variant-classic-draw"' in line
+    info = html[html.index('id="variant-info"') :]
+    assert '"duel-block": {"summary": "A one-on-one block game' in info
+
+
+def test_ratings_json_is_empty_until_the_game_is_rated(client: Client) -> None:
+    table = make_table()
+    response = client.get(f"/table/{table.pk}/ratings.json")
+    assert response.status_code == 200
+    assert response.json()["changes"] == []
+    private = make_table(public=False)
+    assert client.get(f"/table/{private.pk}/ratings.json").status_code == 404

@@ -67,7 +67,13 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
 
     # A third person (a guest) finds the game on the live page and watches.
     watcher = watcher_context.new_page()
-    watcher.goto(base + "/live/")
+    # The live page is drawn once: like a person, reload it until the game shows
+    # (on a loaded machine the first load can come before the table's first state).
+    for _attempt in range(10):
+        watcher.goto(base + "/live/")
+        if watcher.locator(f'[data-live-table="{table_id}"] a').count():
+            break
+        watcher.wait_for_timeout(1000)
     watcher.click(f'[data-live-table="{table_id}"] a')
     watcher.wait_for_url(re.compile(rf"/table/{table_id}/$"))
     watcher.wait_for_selector("#line", state="attached")
@@ -85,6 +91,43 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
         raise AssertionError("the ranked game did not end")
     watcher.wait_for_selector("[data-game-over]", timeout=15_000)
     assert watcher.locator("#hand [data-tile]").count() == 0
+    assert watcher.locator("[data-back-to-queue], [data-rematch]").count() == 0
+
+    # The panel shows each player's new rating and its change (the ratings frame).
+    for page in pages:
+        page.wait_for_selector("[data-rating-change] [data-rating-delta]", timeout=15_000)
+        mine = page.locator("[data-rating-change] li.is-me")
+        assert mine.count() == 1
+        assert re.search(r"\d{3,4}\?? \((\+|\u2212)\d+\)|\d{3,4}\?? \(\u00b10\)", mine.inner_text()), mine.inner_text()
+
+    # "Back to the queue" (not the computer's form) joins the same mode's queue in one tap.
+    table_url = pages[1].url
+    with pages[1].expect_navigation():
+        pages[1].click("[data-back-to-queue]")
+    pages[1].wait_for_selector('[data-mode="duel-block"][data-queued]')
+    assert pages[1].url == base + "/ranked/"
+    pages[1].click('[data-mode="duel-block"] [data-leave]')
+    pages[1].wait_for_function("document.querySelector('[data-lobby]').dataset.state === 'idle'")
+
+    # Rematch: one asks, the other sees the offer and accepts; both go to the new table.
+    pages[1].goto(table_url)
+    pages[1].wait_for_selector("[data-game-over]")
+    pages[0].click("[data-rematch]")
+    status = pages[0].locator("[data-rematch-status]")
+    status.wait_for()
+    assert names[1] in status.inner_text()
+    assert pages[0].locator("[data-rematch]").is_disabled()
+    pages[1].wait_for_function("document.querySelector('[data-rematch]').textContent === 'Accepter la revanche'")
+    assert names[0] in pages[1].locator("[data-rematch-status]").inner_text()
+    pages[1].click("[data-rematch]")
+    rematch_ids = set()
+    for page in pages:
+        page.wait_for_url(lambda url: re.search(r"/table/(\d+)/$", url) and f"/table/{table_id}/" not in url)
+        rematch_ids.add(re.search(r"/table/(\d+)/$", page.url).group(1))
+        page.wait_for_selector("#line [data-line-tile]")
+    assert len(rematch_ids) == 1
+    watcher.locator("[data-watch-rematch]").wait_for()
+    assert watcher.locator("[data-watch-rematch]").get_attribute("href") == f"/table/{rematch_ids.pop()}/"
 
     # New ratings on the profiles, and the replay of the game.
     shown = []
@@ -111,5 +154,10 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
     hands = pages[0].locator("[data-replay-seat] .tiles [data-tile]").count()
     line = pages[0].locator("[data-replay-line] [data-tile]").count()
     assert (hands, line) == (13, 1)  # both hands shown; the opening tile is laid at the deal
+    # The line is drawn as at the table: on the felt, laid out, inside the board's width.
+    board = pages[0].locator("[data-replay-board]").bounding_box()
+    tile = pages[0].locator("[data-replay-board] [data-replay-tile]").first.bounding_box()
+    assert board["x"] <= tile["x"]
+    assert tile["x"] + tile["width"] <= board["x"] + board["width"]
     pages[0].click('[data-step="next"]')
     assert pages[0].locator("[data-replay-index]").inner_text() == "2"

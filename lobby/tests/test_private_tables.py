@@ -46,7 +46,7 @@ def test_rules_the_preset_does_not_allow_are_refused(make_member) -> None:
     client = logged_in(make_member("alice"))
     response = client.post("/private/new/", {"preset": "duel-block", "players": "3", "target": "0"})
     assert response.status_code == 200
-    assert "form-errors" in response.content.decode()
+    assert response.content.decode().count("is played by 2 players") == 1
     response = client.post(
         "/private/new/", {"preset": "classic-draw", "players": "2", "teams": "on", "target": "50"}
     )
@@ -190,3 +190,38 @@ def test_the_waiting_table_and_the_replay_show_the_salt_and_the_fingerprint() ->
     page = client.get(f"/table/{game.table_id}/replay/").content.decode()
     assert game.server_seed in page
     assert "pepper &amp; salt" in page
+
+
+def test_pairs_for_a_variant_without_pairs_are_refused_once_next_to_the_choice(make_member) -> None:
+    client = logged_in(make_member("alice"))
+    response = client.post(
+        "/private/new/", {"preset": "classic-draw", "players": "4", "teams": "on", "target": "50"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count("is not played in pairs") == 1, html
+    assert "form-errors" not in html
+    assert not Table.objects.exists()
+    # The page tells the form's script which variants have pairs.
+    assert '"classic-draw": {"players": [2, 3, 4], "pairs": false' in html
+
+
+def test_an_invitation_shows_on_every_page_with_a_badge_until_the_table_starts(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    services.send_friend_request(from_user=alice, to_username="bob")
+    services.send_friend_request(from_user=bob, to_username="alice")
+    owner = logged_in(alice)
+    table = create(owner, players="2", preset="duel-block", target="0")
+    friend = logged_in(bob)
+    assert "data-invitation-page-banner" not in friend.get("/").content.decode()
+    owner.post(f"/private/{table.pk}/invite/{bob.pk}/")
+    for path in ("/", "/rules/", "/leaderboard/", "/live/"):
+        html = friend.get(path).content.decode()
+        assert f'data-invitation-page-banner="{table.pk}"' in html, path
+        assert f'href="/private/join/{private.invite_token(table)}/"' in html, path
+        assert 'data-invitation-count="1"' in html, path
+    assert "data-invitation-page-banner" not in owner.get("/").content.decode()
+    friend.post(f"/private/join/{private.invite_token(table)}/")  # the last seat: the game starts
+    html = friend.get("/rules/").content.decode()
+    assert "data-invitation-page-banner" not in html
+    assert "data-invitation-count" not in html

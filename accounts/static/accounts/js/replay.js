@@ -1,6 +1,7 @@
 // Replay stepper: shows any step of a finished game from the steps the
 // server computed with the engine (all hands shown).
 import { tileElement } from "../../js/tiles.js";
+import { fitLine } from "../../games/js/line_layout.js";
 
 const root = document.querySelector("[data-replay]");
 const steps = JSON.parse(document.getElementById("replay-steps").textContent);
@@ -9,11 +10,27 @@ let timer = null;
 
 const $ = (selector) => root.querySelector(selector);
 
-function line(pairs) {
+/** The line laid out as at the table: a centred snake on the felt (line_layout.js). */
+function line(pairs, opener) {
+  const board = document.createElement("div");
+  board.className = "replay-board";
+  board.dataset.replayBoard = "";
   const box = document.createElement("div");
-  box.className = "line line--static";
-  for (const [a, b] of pairs) box.appendChild(tileElement(a, b, { cross: a === b }));
-  return box;
+  box.className = "replay-line";
+  board.appendChild(box);
+  const width = Math.max(200, (root.querySelector("[data-replay-line]").clientWidth || 600) - 12);
+  const layout = fitLine(pairs, {
+    width, maxHeight: Math.max(160, Math.round(window.innerHeight * 0.4)), opener: Math.min(opener || 0, Math.max(0, pairs.length - 1)),
+    max: width >= 900 ? 36 : 30, big: width >= 900 ? 48 : 40,
+  });
+  box.style.height = `${layout.height}px`;
+  for (const place of layout.tiles) {
+    const tile = tileElement(place.a, place.b, { vertical: place.vertical });
+    tile.dataset.replayTile = `${Math.min(place.a, place.b)}-${Math.max(place.a, place.b)}`;
+    Object.assign(tile.style, { left: `${place.x}px`, top: `${place.y}px`, width: `${place.w}px`, height: `${place.h}px` });
+    box.appendChild(tile);
+  }
+  return board;
 }
 
 function render() {
@@ -24,7 +41,7 @@ function render() {
   $("[data-replay-scores]").textContent = step.scores.join(" – ");
   const boneyard = $("[data-replay-boneyard]");
   if (boneyard) boneyard.textContent = String(step.boneyard);
-  $("[data-replay-line]").replaceChildren(line(step.line));
+  $("[data-replay-line]").replaceChildren(line(step.line, step.opener));
   root.querySelectorAll("[data-replay-seat]").forEach((seat) => {
     const number = Number(seat.dataset.replaySeat);
     const tiles = seat.querySelector(".tiles");
@@ -40,7 +57,13 @@ function render() {
 
 function go(target) {
   index = Math.max(0, Math.min(steps.length - 1, target));
-  render();
+  let resizeFrame = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(render);
+});
+
+render();
 }
 
 function stop() {
@@ -81,6 +104,12 @@ document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowLeft") { stop(); go(index - 1); }
   if (event.key === "ArrowRight") { stop(); go(index + 1); }
+});
+
+let resizeFrame = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizeFrame);
+  resizeFrame = requestAnimationFrame(render);
 });
 
 render();

@@ -1,6 +1,7 @@
 // Geometry of the line of tiles on the table: a snake that grows from the
 // opening tile towards both edges and turns (down on the right, up on the
-// left) when it reaches them, so it always fits the width it is given.
+// left) when it reaches them, so it always fits the width it is given. The
+// whole line is centred: it bends only when its whole length needs it.
 // Pure functions, no DOM: the table page draws what these return.
 //
 // Units: u is the short side of a tile; a tile is 2u long. Doubles are laid
@@ -87,13 +88,39 @@ function nextSlot(cursor, bounds, u, gap, number) {
  * Returns {tiles, slots: {left, right}, height, u}; tiles carry the index
  * of the tile in `line` and what to draw (a on the left / top).
  */
+/** Length along the row of `tiles` laid end to end (gaps included). */
+function armLength(tiles, u, gap) {
+  return tiles.reduce((sum, [a, b]) => sum + (a === b ? u : 2 * u) + gap, 0);
+}
+
+/**
+ * Where the opener's centre goes so that the whole line is centred on the
+ * felt: a line that fits one row stays straight (it bends only when its whole
+ * length needs it, not when one arm reaches an edge); a longer one leaves
+ * each arm room in proportion to its length.
+ */
+function openerCentre(line, opener, width, u, gap, padding) {
+  const [a, b] = line[opener];
+  const own = a === b ? u : 2 * u;
+  const left = armLength(line.slice(0, opener), u, gap);
+  const right = armLength(line.slice(opener + 1), u, gap);
+  const room = width - 2 * padding;
+  const lo = padding + own / 2;
+  const hi = width - padding - own / 2;
+  const centre = left + own + right <= room
+    ? padding + (room - (left + own + right)) / 2 + left + own / 2
+    : padding + own / 2 + (room - own) * (left / (left + right));
+  return Math.min(hi, Math.max(lo, centre));
+}
+
 export function layoutLine(line, { width, u, gap = 2, padding = 8, opener = 0 }) {
   const bounds = { min: padding, max: width - padding };
-  const centre = width / 2;
   if (!line.length) {
+    const centre = width / 2;
     const slot = { x: centre - u, y: -u / 2, w: 2 * u, h: u };
     return finish([], { left: slot, right: slot }, padding);
   }
+  const centre = openerCentre(line, opener, width, u, gap, padding);
   const first = placeOpener(line[opener], centre, u);
   const start = (dir, rowDir) => ({
     x: centre + dir * (first.w / 2 + gap), y: 0, dir, rowDir, prevAcross: first.h,
@@ -132,7 +159,13 @@ function finish(tiles, slots, padding) {
  * The largest tile size (u, whole pixels, between min and max) whose layout
  * fits `maxHeight`; the smallest one when none does. The width always fits.
  */
-export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30, gap = 2 }) {
+export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30, big = max, gap = 2 }) {
+  // A short line is drawn larger (up to `big`), as long as it stays one
+  // straight row, its glowing ends included, within the height.
+  for (let u = big; u > max; u -= 1) {
+    const layout = layoutLine(line, { width, u, gap, opener });
+    if (!layout.tiles.some((tile) => tile.turn) && straight(layout) && layout.height <= maxHeight) return { ...layout, u };
+  }
   const widest = Math.max(min, Math.floor(width / 12));
   let u = Math.min(max, widest);
   let layout = layoutLine(line, { width, u, gap, opener });
@@ -141,4 +174,12 @@ export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30
     layout = layoutLine(line, { width, u, gap, opener });
   }
   return { ...layout, u };
+}
+
+/** True when the tiles and both drop spots lie on one row (nothing turned). */
+function straight(layout) {
+  const boxes = [...layout.tiles, layout.slots.left, layout.slots.right];
+  const mid = (box) => box.y + box.h / 2;
+  const row = mid(boxes[0]);
+  return boxes.every((box) => Math.abs(mid(box) - row) < 0.5);
 }

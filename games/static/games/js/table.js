@@ -5,9 +5,12 @@
 import {
   announce, gameResultText, render, renderLine, roundResultText, setConnection, tickClocks, toast,
 } from "./table_render.js";
-import { app, config, el, els, isMe, keyOf, legalEnds, myTurn, nameOf } from "./table_state.js";
-import { errorText, eventText, gettext } from "./table_texts.js";
+import {
+  app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, saveSetting,
+} from "./table_state.js";
+import { errorText, eventText, gettext, reactionText } from "./table_texts.js";
 import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
+import { playSound, setupSound } from "./table_sound.js";
 
 // ---------------------------------------------------------------- socket
 
@@ -44,22 +47,60 @@ function onState(frame) {
     if ("clock" in frame.table) app.clock = frame.table.clock; // the turn timer (games.clock)
   }
   app.pending = false;
-  if (app.selected && legalEnds(app.selected).length < 2) app.selected = null;
+  if (app.selected && legalEnds(app.selected).length < endsToChoose()) app.selected = null;
+  if (app.preview && !legalEnds(app.preview).length) app.preview = null;
   if (!app.view || !app.view.round_over) {
     app.roundFrame = null;
     app.nextRoundSent = false;
   }
   if (!app.view || !app.view.game_over) app.gameFrame = null;
+  fetchRatings();
   const turnStarted = myTurn() && !(before && before.to_move === app.seat && before.round === app.view.round);
   render();
   renderHint();
-  if (turnStarted) announce(gettext("Your turn."));
+  if (turnStarted) {
+    announce(gettext("Your turn."));
+    playSound("turn");
+  }
   app.fresh = null;
+  app.freshSeat = null;
   app.freshDraw = null;
 }
 
+/** At a ranked table, once: the players' ratings (shown next to their names)
+ * and, for a game already over when the page opened, its rating changes (the
+ * `ratings` frame went to the sockets open at the end). */
+function fetchRatings() {
+  const url = els.gameOver.querySelector("[data-ratings-url]")?.dataset.ratingsUrl;
+  if (!url || app.ratingsAsked) return;
+  app.ratingsAsked = true;
+  fetch(url, { headers: { Accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((data) => {
+      if (!data) return;
+      app.seatRatings = Object.fromEntries((data.current || []).map((item) => [item.seat, item]));
+      if (data.changes && data.changes.length && !app.ratings) app.ratings = data.changes;
+      render();
+    })
+    .catch(() => {});
+}
+
+/** A quick reaction: a bubble on the player's card for a few seconds (others' muted on request). */
+function onReaction(frame) {
+  const text = reactionText(frame.id);
+  if (!text || (app.muteReactions && !isMe(frame.seat))) return;
+  app.bubbles[frame.seat] = { id: frame.id, until: Date.now() + 4000 };
+  announce(`${nameOf(frame.seat)}: ${text}`);
+  render();
+  setTimeout(render, 4100);
+}
+
 function onEvent(frame) {
-  if (frame.action === "play") app.fresh = keyOf(frame.tile);
+  if (frame.action === "play") {
+    app.fresh = keyOf(frame.tile);
+    app.freshSeat = frame.seat;
+    playSound("move");
+  }
   if (frame.action === "draw" && isMe(frame.seat) && frame.tile) app.freshDraw = keyOf(frame.tile);
   if (["play", "draw", "pass"].includes(frame.action)) announce(eventText(nameOf(frame.seat), isMe(frame.seat), frame));
 }
@@ -96,6 +137,22 @@ function onMessage(frame) {
       break;
     case "hint":
       hintAnswered(frame);
+      break;
+    case "rematch":
+      app.rematch = frame;
+      // Everyone asked: those who asked go to the new table together.
+      if (frame.url && app.seat !== null && (frame.seats || []).includes(app.seat)) goToRematch(frame.url);
+      else render();
+      break;
+    case "reaction":
+      onReaction(frame);
+      break;
+    case "ratings":
+      app.ratings = frame.changes || [];
+      for (const change of app.ratings) {
+        app.seatRatings[change.seat] = { seat: change.seat, rating: change.after, provisional: change.provisional };
+      }
+      render();
       break;
     case "error":
       hintRefused();
@@ -169,14 +226,15 @@ function onHandClick(event) {
     if (myTurn()) toast(gettext("This tile does not fit: choose another."));
     return;
   }
-  if (ends.length === 1) {
+  if (ends.length < endsToChoose()) {
     play(key, ends[0]);
     return;
   }
   app.selected = app.selected === key ? null : key;
   render();
   if (!app.selected) return;
-  announce(gettext("It fits both ends: choose the left or the right end."));
+  announce(ends.length > 1 ? gettext("It fits both ends: choose the left or the right end.")
+    : gettext("Tap the glowing end to place it."));
   // From the keyboard (no pointer position), go on to the ends.
   if (event.detail === 0) els.line.querySelector("[data-end]")?.focus();
 }
@@ -206,7 +264,11 @@ function onPointerDown(event) {
   const button = event.target.closest("[data-tile][data-playable]");
   if (!button || event.button > 0 || app.pending) return;
   app.drag = { key: button.dataset.tile, x: event.clientX, y: event.clientY, moved: false, ghost: null, button };
-  button.setPointerCapture(event.pointerId);
+  try {
+    button.setPointerCapture(event.pointerId);
+  } catch {
+    // a pointer already gone (or a synthetic event): the drag still follows the hand's events
+  }
 }
 
 function onPointerMove(event) {
@@ -239,6 +301,64 @@ function endDrag(event, drop) {
   else renderLine();
 }
 
+// While a finger or the mouse is on a playable tile (or the keyboard focus),
+// where it would go glows on the line.
+function setPreview(key) {
+  if (app.preview === key) return;
+  app.preview = key;
+  // Not while a tile is chosen or dragged: its ends glow already (and redrawing
+  // the line would take the keyboard focus off them).
+  if (!app.selected && !(app.drag && app.drag.moved)) renderLine();
+}
+const previewKey = (event) => {
+  const tile = event.target.closest && event.target.closest("[data-tile][data-playable]");
+  return tile && myTurn() ? tile.dataset.tile : null;
+};
+els.hand.addEventListener("pointerover", (event) => {
+  if (event.pointerType === "mouse") setPreview(previewKey(event));
+});
+els.hand.addEventListener("pointerout", (event) => {
+  if (event.pointerType === "mouse" && !els.hand.contains(event.relatedTarget)) setPreview(null);
+});
+els.hand.addEventListener("pointerdown", (event) => setPreview(previewKey(event)), true);
+els.hand.addEventListener("pointerup", (event) => {
+  if (event.pointerType !== "mouse") setPreview(null);
+});
+els.hand.addEventListener("focusin", (event) => setPreview(previewKey(event)));
+els.hand.addEventListener("focusout", (event) => {
+  if (!els.hand.contains(event.relatedTarget)) setPreview(null);
+});
+
+els.reactionButtons.addEventListener("click", (event) => {
+  const button = event.target.closest("[data-react]");
+  if (!button || !send({ type: "react", id: button.dataset.react })) return;
+  // The server takes one every few seconds: rest the buttons meanwhile.
+  const buttons = [...els.reactionButtons.querySelectorAll("[data-react]")];
+  buttons.forEach((item) => { item.disabled = true; });
+  setTimeout(() => buttons.forEach((item) => { item.disabled = false; }), 3000);
+});
+const muteBox = document.querySelector('[data-setting="mute-reactions"]');
+if (muteBox) {
+  muteBox.checked = app.muteReactions;
+  muteBox.addEventListener("change", () => {
+    app.muteReactions = muteBox.checked;
+    saveSetting("mute-reactions", app.muteReactions);
+    if (app.muteReactions) app.bubbles = Object.fromEntries(Object.entries(app.bubbles).filter(([seat]) => isMe(Number(seat))));
+    render();
+  });
+}
+
+const confirmBox = document.querySelector('[data-setting="confirm"]');
+if (confirmBox) {
+  confirmBox.checked = app.confirm;
+  confirmBox.addEventListener("change", () => {
+    app.confirm = confirmBox.checked;
+    saveSetting("confirm", app.confirm);
+    app.selected = null;
+    render();
+  });
+}
+
 els.hand.addEventListener("click", onHandClick);
 els.hand.addEventListener("pointerdown", onPointerDown);
 els.hand.addEventListener("pointermove", onPointerMove);
@@ -246,6 +366,7 @@ els.hand.addEventListener("pointerup", (event) => endDrag(event, true));
 els.hand.addEventListener("pointercancel", (event) => endDrag(event, false));
 els.line.addEventListener("click", onLineClick);
 setupHint(send);
+setupSound();
 els.draw.addEventListener("click", () => sendAction({ type: "draw" }));
 els.pass.addEventListener("click", () => sendAction({ type: "pass" }));
 els.roundOver.querySelector('[data-action="next_round"]').addEventListener("click", () => {
@@ -260,6 +381,37 @@ els.resign.addEventListener("click", () => {
 els.gameOver.querySelector('[data-action="toggle-panel"]').addEventListener("click", () => {
   app.panelCollapsed = !app.panelCollapsed;
   render();
+});
+// The new table comes both as the POST's answer and as a `rematch` frame:
+// go there once (a second navigation would abort the first).
+let leavingTo = null;
+function goToRematch(url) {
+  if (leavingTo) return;
+  leavingTo = url;
+  window.location.assign(url);
+}
+
+// Rematch without leaving the page: the server answers with the new table,
+// or with who is still awaited (the others see a `rematch` frame).
+els.gameOver.querySelector("[data-rematch-form]")?.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.currentTarget;
+  form.querySelector("[data-rematch]").disabled = true;
+  fetch(form.action, { method: "POST", body: new FormData(form), headers: { Accept: "application/json" } })
+    .then((response) => response.json())
+    .then((answer) => {
+      if (answer.ok && answer.url) {
+        goToRematch(answer.url);
+        return;
+      }
+      if (answer.ok) app.rematch = { seats: answer.seats, waiting: answer.waiting, url: null };
+      else toast(answer.message || gettext("Something went wrong."));
+      render();
+    })
+    .catch(() => {
+      toast(gettext("Not connected: try again."));
+      render();
+    });
 });
 document.addEventListener("keydown", (event) => {
   if (event.key === "Escape" && app.selected) {

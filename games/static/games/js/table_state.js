@@ -14,6 +14,7 @@ export const els = {
   roundOver: $("round-over"), gameOver: $("game-over"), connection: $("connection"),
   announcer: $("announcer"), toasts: $("toasts"), commitment: $("commitment"),
   commitmentShort: $("commitment-short"), fairness: $("fairness"),
+  reactions: $("reactions"), reactionButtons: $("reaction-buttons"),
   chainRow: $("chain-row"), chainSeq: $("chain-seq"), chainHead: $("chain-head"),
 };
 
@@ -26,12 +27,21 @@ export const app = {
   seq: 0,
   view: null,
   legal: [],
-  selected: null, // key "a-b" of a tile that fits both ends, waiting for one
+  selected: null, // key "a-b" of a tile that fits both ends (or any, with confirm), waiting for an end
+  preview: null, // key of the tile under the pointer or the focus: its destination glows
+  confirm: readSetting("confirm"), // "confirm each move": tap to select, tap the glowing end to place
   pending: false, // a move was sent; wait for the server's answer
   fresh: null, // key of the tile just laid, drawn with a short animation
+  freshSeat: null, // the seat that laid it (another player's tile slides in from their card)
   freshDraw: null, // key of the tile just drawn into the hand
   roundFrame: null,
   gameFrame: null,
+  rematch: config.rematch || null, // {seats: asked, waiting, url}: a rematch asked for after the game
+  bubbles: {}, // seat -> {id, until}: a quick reaction shown on that player's card
+  muteReactions: readSetting("mute-reactions"),
+  ratings: null, // rating changes after a ranked game ([{seat, before, after, delta, provisional}])
+  ratingsAsked: false,
+  seatRatings: {}, // seat -> {rating, provisional}: at a ranked table, shown next to the name
   nextRoundSent: false,
   panelCollapsed: false,
   socket: null,
@@ -41,6 +51,26 @@ export const app = {
   drag: null,
   suppressClick: false,
 };
+
+/** A remembered setting of this browser ("1" / "0" in localStorage). */
+export function readSetting(name) {
+  try {
+    return window.localStorage.getItem(`dominoes.${name}`) === "1";
+  } catch {
+    return false;
+  }
+}
+
+export function saveSetting(name, on) {
+  try {
+    window.localStorage.setItem(`dominoes.${name}`, on ? "1" : "0");
+  } catch {
+    // private browsing: the setting lasts for this page only
+  }
+}
+
+/** How many ends a tile must fit to wait for a chosen end (else one tap plays it). */
+export const endsToChoose = () => (app.confirm ? 1 : 2);
 
 export const keyOf = ([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`;
 export const isMe = (seat) => app.seat !== null && seat === app.seat;

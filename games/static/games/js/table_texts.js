@@ -70,3 +70,16 @@ export function pointsText(points) {
 export function pipsText(pips) {
   return format(ngettext("%(count)s pip", "%(count)s pips", pips), { count: pips });
 }
+
+/** The quick reactions (games.reactions.REACTION_IDS): the server sends ids only. */
+export function reactionText(id) {
+  const texts = {
+    hello: gettext("Hello!"),
+    good_move: gettext("Good move!"),
+    oops: gettext("Oops!"),
+    thinking: gettext("Let me think…"),
+    good_game: gettext("Good game!"),
+    thanks: gettext("Thanks!"),
+  };
+  return texts[id] || "";
+}

@@ -5,6 +5,8 @@ import { openLobby, showCounts, showInvitation } from "./lobby_socket.js";
 const root = document.querySelector("[data-lobby]");
 let queued = root.dataset.queuedMode || "";
 let since = queued ? Date.now() : null;
+// "Back to the queue" from a finished ranked table: /ranked/?queue=<mode> joins it once.
+let wanted = new URLSearchParams(window.location.search).get("queue");
 
 function show(status, text) {
   root.querySelectorAll("[data-status]").forEach((el) => { el.hidden = el.dataset.status !== status; });
@@ -23,6 +25,11 @@ function markQueued() {
 
 const lobby = openLobby({
   onOpen() {
+    if (!queued && wanted && root.querySelector(`[data-queue="${CSS.escape(wanted)}"]`)) {
+      queued = wanted; since = Date.now();
+      window.history.replaceState(null, "", window.location.pathname);
+      wanted = null;
+    }
     if (queued) lobby.send({ type: "queue", mode: queued });
     show(queued ? "searching" : "idle");
   },
