@@ -23,6 +23,16 @@ ROOT = Path(__file__).resolve().parent
 PURE_DIRS = (ROOT / "games" / "tests" / "engine", ROOT / "games" / "tests" / "ai")
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The computer players' compiled core is loaded (compiled the first time on a
+    machine) before the tests that may play a computer, never inside one of them."""
+    apps = {ROOT / name for name in ("games", "lobby", "accounts", "tests")}
+    if any(apps & set(Path(str(item.path)).parents) for item in session.items):
+        from games.ai import core
+
+        core.warm_up()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         path = Path(str(item.path))

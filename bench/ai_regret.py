@@ -12,8 +12,8 @@ reference's best play minus that of the play hard chose (0 when they agree). Val
 hard's utility: a single round's win is worth 1,000, plus the points, so a regret of 10
 is one per cent of a win.
 
-``--set module.ATTR=value`` (repeatable) runs hard a second time with constants
-overridden (``games.ai.hard.PLAYOUT_EPS=0.05``, say), on the same positions and seeds,
+``--set name=value`` (repeatable) runs hard a second time with options changed (fields of
+``games.ai.HardOptions``: ``playout_eps=0.05``, say), on the same positions and seeds,
 and prints the paired change of the regret. The reference is always hard as it is: a
 variant that changes what hard values (its model, its objective) needs games, not this.
 """
@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib
+import dataclasses
 import math
 import multiprocessing
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -36,9 +35,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import SETUPS  # noqa: E402
-from games.ai import choose_action, hard  # noqa: E402
+from games.ai import choose_action  # noqa: E402
 from games.ai.base import candidates  # noqa: E402
-from games.ai.hard import HardPlayer, best_of  # noqa: E402
+from games.ai.hard import DEFAULTS, HardOptions, HardPlayer, best_of  # noqa: E402
 from games.ai.knowledge import read_view  # noqa: E402
 from games.engine import PlayerView, apply_action, new_game, rules_for, view_for  # noqa: E402
 
@@ -50,7 +49,7 @@ REFERENCE_SEED = 10**6
 def positions(setup: str, count: int) -> list[dict[str, Any]]:
     """Views (as dicts) where hard, playing against medium, chooses among two plays or more."""
     _label, preset, players, teams = next(s for s in SETUPS if s[0].startswith(setup))
-    rules = replace(rules_for(preset, players=players, teams=teams), target=0)
+    rules = dataclasses.replace(rules_for(preset, players=players, teams=teams), target=0)
     out: list[dict[str, Any]] = []
     game = 0
     while len(out) < count:
@@ -68,33 +67,27 @@ def positions(setup: str, count: int) -> list[dict[str, Any]]:
     return out
 
 
-def override(sets: list[str]) -> list[tuple[object, str, object]]:
-    """Apply ``module.ATTR=value`` overrides (values are Python literals); return
-    (module, attribute, previous value) of each, to put them back."""
-    previous = []
+def options_with(sets: list[str], base: HardOptions = DEFAULTS) -> HardOptions:
+    """``base`` with ``name=value`` changes (fields of ``HardOptions``; values are Python
+    literals). Nothing global changes: the options are passed to the player."""
+    fields = {f.name for f in dataclasses.fields(HardOptions)}
+    changes: dict[str, Any] = {}
     for item in sets:
-        name, value = item.split("=", 1)
-        module, attr = name.rsplit(".", 1)
-        target = importlib.import_module(module)
-        if not hasattr(target, attr):
-            raise SystemExit(f"--set {item}: {module} has no {attr}")
-        previous.append((target, attr, getattr(target, attr)))
-        setattr(target, attr, ast.literal_eval(value))
-    return previous
+        name, _, value = item.partition("=")
+        if name not in fields:
+            raise SystemExit(f"--set {item}: HardOptions has no field {name!r}")
+        changes[name] = ast.literal_eval(value)
+    return dataclasses.replace(base, **changes)
 
 
 def values(job: tuple[dict[str, Any], float, int, int, list[str]]) -> tuple[list[float], int]:
     """Hard's value of every candidate of the position and the index of its choice."""
     view_dict, budget_ms, seed, max_deals, sets = job
-    previous = override([*sets, f"games.ai.hard.MAX_DEALS={max_deals}"])
-    try:
-        view = PlayerView.from_dict(view_dict)
-        know = read_view(view)
-        cands = candidates(list(view.legal), know)
-        totals = HardPlayer(budget_ms).evaluate(know, cands, Random(seed))
-    finally:
-        for target, attr, value in reversed(previous):
-            setattr(target, attr, value)
+    options = options_with(sets, dataclasses.replace(DEFAULTS, budget_ms=budget_ms, max_deals=max_deals))
+    view = PlayerView.from_dict(view_dict)
+    know = read_view(view)
+    cands = candidates(list(view.legal), know)
+    totals = HardPlayer(options=options).evaluate(know, cands, Random(seed))
     return totals, best_of(know, cands, totals)
 
 
@@ -119,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", type=float, nargs="+", default=[50.0, 250.0], help="hard's budgets, ms")
     parser.add_argument("--seeds", type=int, default=2, help="runs of hard per position and budget (default 2)")
     parser.add_argument("--reference-deals", type=int, default=10_000, help="deals of the reference search")
-    parser.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
-                        help="also measure hard with this constant overridden (repeatable)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="also measure hard with this option of HardOptions changed (repeatable)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
@@ -135,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         for budget in args.budgets:
             rows: dict[str, list[float]] = {}
             for label, sets in [("hard", []), *([("with " + " ".join(args.set), args.set)] if args.set else [])]:
-                picks = pool.map(values, [(v, budget, 7 * i + s, hard.MAX_DEALS, sets) for v, i, s in runs])
+                picks = pool.map(values, [(v, budget, 7 * i + s, DEFAULTS.max_deals, sets) for v, i, s in runs])
                 rows[label] = regrets(ref, [best for _totals, best in picks])
                 mean, half = mean_ci(rows[label])
                 agree = sum(1 for r in rows[label] if r == 0) / len(runs)

@@ -1,16 +1,17 @@
 """The analysis of one decision from one seat's view (hints and the review).
 
-``analyse(view, ...)`` reads the view only, never the real state: the hard
-level's choice (``games.ai.choose_action``) and, for each distinct play, the
-points the seat's side can expect from the round, estimated over many deals
-of the tiles the seat cannot see (Monte Carlo playouts of the AI's simulator,
-every play on the same deals). A move's *cost* is the expected points of the
-hard level's choice minus those of the move played. Plain Python.
+``analyse(view, ...)`` reads the view only, never the real state. One search of
+the hard level (``games.ai.HardPlayer``, the compiled core when installed) gives
+both its choice and, for each distinct play, the points the seat's side can
+expect from the round and how often it wins the round, over the same deals of
+the tiles the seat cannot see and the same playouts: the figures shown are the
+ones the choice was made from (hard weighs a round won above its points). A
+move's *cost* is the expected points of the hard level's choice minus those of
+the move played. Plain Python.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -19,10 +20,12 @@ from games.engine import Action, Play, PlayerView, Tile
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A distinct play and the points its side may expect from the round."""
+    """A distinct play, the points its side may expect from the round and the share of
+    the deals in which its side wins the round."""
 
     action: Action
     points: float
+    wins: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,56 +90,34 @@ def canonical(view: PlayerView, action: Action) -> Action:
     return next((play for play in distinct_plays(view) if _same_position_key(view, play) == key), action)
 
 
-def estimate_points(view: PlayerView, plays: Sequence[Play], *, deals: int, seed: int) -> list[float]:
-    """Expected round points for the view's side (won minus lost) after each
-    play, over ``deals`` deals of the unseen tiles consistent with the view."""
-    from games.ai.knowledge import Dealer, read_view, tile_index
-    from games.ai.sim import NO_END, NO_WINNER, play_tile, playout, round_result
-
-    know = read_view(view)
-    table = know.table
-    me = know.me
-    mine = table.side(me)
-    nxt = (me + 1) % table.players
-    moves = []
-    for play in plays:
-        index = tile_index(play.tile)
-        on_left = know.left == NO_END or str(play.end) == "left"
-        moves.append((index, *play_tile(know.left, know.right, index, on_left)))
-    rng = Random(seed)
-    dealer = Dealer(know, rng)
-    dice = Random()
-    totals = [0.0] * len(plays)
-    for _deal in range(max(1, deals)):
-        hands, bone = dealer.deal()
-        dice_seed = rng.getrandbits(48)
-        for k, (index, left, right) in enumerate(moves):
-            after = hands[:]
-            after[me] ^= 1 << index
-            if not after[me]:
-                side, points = round_result(table, after, me)
-            else:
-                dice.seed(dice_seed)
-                outcome = playout(table, after, bone[:], left, right, know.board | 1 << index, nxt, dice)
-                side, points = outcome[0], outcome[1]
-            if side != NO_WINNER:
-                totals[k] += points if side == mine else -points
-    return [total / max(1, deals) for total in totals]
-
-
 def analyse(view: PlayerView, *, seed: int, budget_ms: float, deals: int) -> Analysis:
-    """The hard level's choice for ``view`` and the expected points of each distinct play."""
-    from games.ai import choose_action
+    """The hard level's choice for ``view`` and the expected points (and wins) of each
+    distinct play, from one search: the search of ``choose_action(view, "hard",
+    seed=seed, budget_ms=budget_ms)``, dealing at least ``deals`` deals."""
+    from games.ai import HardOptions, HardPlayer
+    from games.ai.base import candidates
+    from games.ai.hard import best_of
+    from games.ai.knowledge import read_view
 
     if not view.legal:
         raise ValueError("nothing to analyse: not this seat's turn")
-    best = canonical(view, choose_action(view, "hard", seed=seed, budget_ms=budget_ms))
+    legal = list(view.legal)
     plays = distinct_plays(view)
-    if len(plays) < 2:
+    know = read_view(view)
+    cands = candidates(legal, know)
+    if len(legal) == 1 or len(cands) < 2:
+        best = canonical(view, cands[0].action if cands else legal[0])
         return Analysis(best, tuple(Option(play, 0.0) for play in plays), 0)
-    points = estimate_points(view, plays, deals=deals, seed=seed ^ 0x5EED)
-    options = sorted(
-        (Option(play, round(value, 2)) for play, value in zip(plays, points, strict=True)),
-        key=lambda option: (play_key(option.action) != play_key(best), -option.points),
-    )
-    return Analysis(best, tuple(options), deals)
+    player = HardPlayer(options=HardOptions(budget_ms=budget_ms, min_deals=max(8, deals)))
+    values = player.evaluate(know, cands, Random(seed))
+    best = canonical(view, cands[best_of(know, cands, values)].action)
+    stats = player.stats
+    found = {play_key(canonical(view, c.action)): k for k, c in enumerate(cands)}
+    options = []
+    for play in plays:
+        k = found[play_key(play)]
+        options.append(Option(play, round(stats.points[k], 2), round(stats.wins[k], 3)))
+    # The choice first, then the others as hard ranks them.
+    rank = {play_key(canonical(view, c.action)): values[k] for k, c in enumerate(cands)}
+    options.sort(key=lambda option: (play_key(option.action) != play_key(best), -rank[play_key(option.action)]))
+    return Analysis(best, tuple(options), stats.deals)

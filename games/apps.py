@@ -1,3 +1,7 @@
+import sys
+import threading
+from pathlib import Path
+
 from django.apps import AppConfig
 
 
@@ -10,6 +14,22 @@ class GamesConfig(AppConfig):
         from games.signals import game_finished
 
         game_finished.connect(queue_review_when_finished, dispatch_uid="games.review")
+        if _serving():
+            # The computer players' compiled core loads (or compiles, once per machine) in
+            # the background, not at the first computer move or hint (docs/ai.md).
+            from games.ai import core
+
+            threading.Thread(target=core.warm_up, name="ai-warm-up", daemon=True).start()
+
+
+def _serving() -> bool:
+    """True in a process that serves games (Daphne, Uvicorn, a Celery worker, runserver),
+    not in tests or management commands."""
+    if "pytest" in sys.modules:
+        return False
+    if Path(sys.argv[0]).name == "manage.py":
+        return len(sys.argv) > 1 and sys.argv[1] == "runserver"
+    return True
 
 
 def queue_review_when_finished(sender: object, game: object, **kwargs: object) -> None:

@@ -78,19 +78,28 @@ def why_text(view: PlayerView, found: analysis.Analysis) -> str:
         return _("No tile of your hand fits and nothing is left to draw: pass.")
     if found.forced:
         return _("It is the only move you can make.")
+    # The figures come from the search that chose the move; the other move named is the
+    # next one in that search's ranking (hard weighs a round won above its points).
     chosen = found.option_of(best)
-    others = [option for option in found.options if option is not chosen]
-    other = max(others, key=lambda option: option.points)
+    other = next(option for option in found.options if option is not chosen)
     return _(
-        "Over %(deals)s possible deals of the tiles you cannot see, %(move)s gives your side "
-        "%(points)s points on average by the end of the round; the best other move, %(other)s, %(other_points)s."
+        "Over %(deals)s possible deals of the tiles you cannot see, %(move)s wins the round in "
+        "%(wins)s of them and gives your side %(points)s points on average by the end of the round; "
+        "the next best move, %(other)s, wins %(other_wins)s with %(other_points)s points."
     ) % {
         "deals": found.deals,
         "move": review.action_text(best),
+        "wins": percent_text(chosen.wins if chosen else 0.0),
         "points": review.points_text(chosen.points if chosen else 0.0),
         "other": review.action_text(other.action),
+        "other_wins": percent_text(other.wins),
         "other_points": review.points_text(other.points),
     }
+
+
+def percent_text(share: float) -> str:
+    """A share of the deals as a percentage ("62 %")."""
+    return f"{share * 100:.0f} %"
 
 
 def compute_hint(view: PlayerView, seq: int) -> dict[str, Any]:
@@ -101,7 +110,10 @@ def compute_hint(view: PlayerView, seq: int) -> dict[str, Any]:
         "seq": seq,
         "action": action_to_json(found.best),
         "why": why_text(view, found),
-        "options": [{"action": action_to_json(option.action), "points": option.points} for option in found.options],
+        "options": [
+            {"action": action_to_json(option.action), "points": option.points, "wins": option.wins}
+            for option in found.options
+        ],
     }
 
 

@@ -135,7 +135,7 @@ def review_human_move(game: Game, move: Move, before: State) -> dict[str, Any] |
         "agrees": agrees,
         "cost": cost,
         "mistake": cost >= MISTAKE_POINTS,
-        "options": [{"action": action_to_json(o.action), "points": o.points} for o in analysis.options],
+        "options": [{"action": action_to_json(o.action), "points": o.points, "wins": o.wins} for o in analysis.options],
         "deals": analysis.deals,
         "by": (move.payload or {}).get("by", ""),
     }

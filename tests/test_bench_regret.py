@@ -14,16 +14,18 @@ def test_positions_are_hard_choices_between_plays() -> None:
     assert all(len(v["legal"]) > 1 for v in views)
 
 
-def test_the_reference_has_no_regret_and_overrides_do_not_leak() -> None:
+def test_the_reference_has_no_regret_and_options_change_one_run_only() -> None:
     view = ai_regret.positions("pairs", 1)[0]
     reference = ai_regret.values((view, 1e6, 5, 40, []))
     again = ai_regret.values((view, 1e6, 5, 40, []))
     assert ai_regret.regrets([reference], [again[1]]) == [0.0]
-    eps, max_deals = hard.PLAYOUT_EPS, hard.MAX_DEALS
-    ai_regret.values((view, 1e6, 5, 40, ["games.ai.hard.PLAYOUT_EPS=0.9"]))
-    assert (eps, max_deals) == (hard.PLAYOUT_EPS, hard.MAX_DEALS)
+    changed = ai_regret.values((view, 1e6, 5, 40, ["playout_eps=0.9"]))
+    assert changed[0] != reference[0]  # the option reached the search
+    assert ai_regret.values((view, 1e6, 5, 40, [])) == reference  # and nothing leaked
+    assert ai_regret.options_with(["playout_eps=0.9"]).playout_eps == 0.9
+    assert hard.DEFAULTS.playout_eps == 0.1
     with pytest.raises(SystemExit):
-        ai_regret.override(["games.ai.hard.NO_SUCH_CONSTANT=1"])
+        ai_regret.options_with(["no_such_option=1"])
 
 
 def test_a_regret_is_what_the_choice_loses_under_the_reference() -> None:
@@ -33,8 +35,8 @@ def test_a_regret_is_what_the_choice_loses_under_the_reference() -> None:
 
 def test_a_whole_run_prints_both_rows_and_the_paired_change(capsys: pytest.CaptureFixture[str]) -> None:
     ai_regret.main(["--setup", "duel-block", "--positions", "2", "--budgets", "5", "--seeds", "1",
-                    "--reference-deals", "30", "--set", "games.ai.model.TEMPER=1.0"])
+                    "--reference-deals", "30", "--set", "temper=1.0"])
     out = capsys.readouterr().out
     assert "2 positions" in out
-    assert "with games.ai.model.TEMPER=1.0" in out
+    assert "with temper=1.0" in out
     assert "paired change" in out

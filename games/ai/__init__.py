@@ -12,22 +12,24 @@ import zlib
 from random import Random
 from typing import Any
 
+from games.engine import Action, PlayerView
+
 from .base import Player
 from .easy import EasyPlayer
-from .hard import DEFAULT_BUDGET_MS, HardPlayer
+from .hard import DEFAULT_BUDGET_MS, HardOptions, HardPlayer
 from .medium import MediumPlayer
 
 LEVELS = ("easy", "medium", "hard")
 
 
-def make_player(level: str, *, budget_ms: float | None = None) -> Player:
-    """The player of a level (``budget_ms`` only matters to ``hard``)."""
+def make_player(level: str, *, budget_ms: float | None = None, options: HardOptions | None = None) -> Player:
+    """The player of a level (``budget_ms`` and ``options`` only matter to ``hard``)."""
     if level == "easy":
         return EasyPlayer()
     if level == "medium":
         return MediumPlayer()
     if level == "hard":
-        return HardPlayer(budget_ms)
+        return HardPlayer(budget_ms, options=options or HardOptions())
     raise ValueError(f"unknown level {level!r}; expected one of {LEVELS}")
 
 
@@ -43,24 +45,32 @@ def view_seed(view: Any) -> int:
     return zlib.crc32(repr(parts).encode())
 
 
-def choose_action(view: Any, level: str, *, seed: int | None = None, budget_ms: float | None = None) -> Any:
+def choose_action(
+    view: PlayerView,
+    level: str,
+    *,
+    seed: int | None = None,
+    budget_ms: float | None = None,
+    options: HardOptions | None = None,
+) -> Action:
     """The action the computer player of ``level`` takes for the seat of ``view``.
 
     ``view`` is a ``PlayerView`` of the seat to move; the result is one of
     ``view.legal``. Deterministic: the same view, level, seed and budget give
     the same action. ``budget_ms`` (hard only) is the thinking budget in
     milliseconds of this machine's single-core speed, counted as simulated
-    work so that it never depends on the load (default ``DEFAULT_BUDGET_MS``).
+    work so that it never depends on the load (default ``DEFAULT_BUDGET_MS``);
+    ``options`` (hard only) its other knobs (``HardOptions``; the defaults when None).
     """
     legal = tuple(view.legal)
     if not legal:
         raise ValueError("no legal action in this view (not this seat's turn?)")
-    player = make_player(level, budget_ms=budget_ms)
+    player = make_player(level, budget_ms=budget_ms, options=options)
     if len(legal) == 1:
         return legal[0]
     rng = Random(view_seed(view) if seed is None else seed)
     return player.choose(view, rng)
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "EasyPlayer", "HardPlayer", "MediumPlayer", "Player",
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "EasyPlayer", "HardOptions", "HardPlayer", "MediumPlayer", "Player",
            "choose_action", "make_player"]

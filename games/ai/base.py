@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from random import Random
-from typing import Any, Protocol
+from typing import Protocol
+
+from games.engine import Action, PlayerView
 
 from .knowledge import Knowledge, tile_index
 from .sim import NO_END, play_tile
@@ -14,7 +16,7 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, view: Any, rng: Random) -> Any:
+    def choose(self, view: PlayerView, rng: Random) -> Action:
         """Return one of ``view.legal``; the same view and ``rng`` state give the same action."""
         ...
 
@@ -23,14 +25,14 @@ class Player(Protocol):
 class Candidate:
     """A legal play seen as bit-set data: tile index, end, resulting ends."""
 
-    action: Any
+    action: Action
     tile: int
     on_left: bool
     left: int  # ends after the play
     right: int
 
 
-def candidates(legal: list[Any], know: Knowledge) -> list[Candidate]:
+def candidates(legal: list[Action], know: Knowledge) -> list[Candidate]:
     """The distinct plays among the legal actions (a tile offered on two ends
     showing the same number is kept once: both give the same position)."""
     out: list[Candidate] = []

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+
+from games.engine import Action, PlayerView
 
 
 class EasyPlayer:
@@ -10,7 +11,7 @@ class EasyPlayer:
 
     name = "easy"
 
-    def choose(self, view: Any, rng: Random) -> Any:
+    def choose(self, view: PlayerView, rng: Random) -> Action:
         """Return one of ``view.legal``, uniformly at random from ``rng``."""
         legal = list(view.legal)
         return legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]

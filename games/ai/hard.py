@@ -14,17 +14,21 @@ for winning the round, and a large one when the round ends the game (near the
 target, the match score matters more than the points).
 
 The budget is counted in simulated work, not wall time, so that a decision is
-reproducible: the same view and seed give the same action on any machine.
-``DEFAULT_BUDGET_MS`` is calibrated for this machine (one core).
+reproducible: the same view and seed give the same action on any machine, with
+or without the compiled core (``games.ai.core``), which runs the same loops about
+ten to fifteen times faster. ``DEFAULT_BUDGET_MS`` and ``HardOptions.speed`` are
+calibrated for this machine (one core) with the compiled core.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from random import Random
-from typing import Any
 
-from . import model
+from games.engine import Action, PlayerView
+
+from . import core, model, tree
 from .base import Candidate, candidates
 from .knowledge import Choice, Dealer, Knowledge, public_voids, read_view
 from .medium import score_play
@@ -34,61 +38,130 @@ from .solver import Solver, SolverBudget
 from .tree import Move, OwnNode, backup, descend
 
 DEFAULT_BUDGET_MS = 250
-# The cost model of the budget: estimated microseconds (one core of the
-# reference machine) of each piece of work. Counting work instead of reading
-# the clock keeps every decision reproducible.
-SETUP_US = 400.0
-DEAL_US = 4.0
-SWAP_US = 0.9
-PLAYOUT_US = 2.0
-TURN_US = 2.25
-NODE_US = 5.0
-# Share of random moves in the playouts (the rest follow the playout policy).
-PLAYOUT_EPS = 0.1
-# Playout policy weights: (per pip, per double, per tile held of the exposed number).
-PLAYOUT_POLICY = (1, 6, 2)
-WEIGH_US = 8.0
-CHOICE_US = 1.5
-MIN_DEALS = 8
-MAX_DEALS = 4000
-# Exact solving once this few tiles remain in the hands and the boneyard.
-ENDGAME_TILES = 10
-MIN_SOLVED_DEALS = 12
 
 
-# Opponent model for reading the other seats' plays: a seat lays tile t with
-# a probability proportional to exp(BETA * (pips + DOUBLE_WEIGHT * double)),
-# among the tiles it could lay. Deals where the plays seen were likely weigh
-# more. BETA = 0 turns this inference off.
-BETA = 0.4
-DOUBLE_WEIGHT = 3.0
-# "weight": the pips-only model above; "tips": the fuller model of ``games.ai.model``
-# (heavy tiles, doubles, ends it can follow, the next players' voids). Block duels
-# always use the fuller one (``evaluate_duel``); elsewhere it made no measurable
-# difference in duel-block (56.8 % vs 56.7 %, 2,000 rounds at 50 ms), so the cheaper one stays.
-OPPONENT_MODEL = "weight"
-MODEL_CHOICE_US = 12.0
-# Block duels (two players, no drawing): each deal is played out by the model for both
-# sides (see ``evaluate_duel``) instead of by playouts and exact endgames.
-DUEL_ROLLOUTS = True
-ROLLOUT_US = 3.0
-MODEL_US = 2.2
-# Block duels: the computer's own later moves searched by a tree over what it will see
-# (``games.ai.tree``) instead of following the model.
-DUEL_TREE = True
-TREE_US = 1.5
-# Bonus for winning a single-round game, in points (only the win matters there; the
-# points only break ties). In a game to a target: a bonus for winning the round, and a
-# larger one for a round that ends the game.
-SINGLE_ROUND_WIN = 1000.0
-ROUND_WIN = 15.0
-GAME_WIN = 150.0
-# Most points a round is worth, beyond the bonuses (for scaling outcomes to about [-1, 1]).
-ROUND_POINTS = 50.0
+@dataclass(frozen=True, slots=True)
+class HardOptions:
+    """Hard's tuning knobs. The defaults are hard as it plays; the benchmarks pass other
+    values (``dataclasses.replace``) instead of patching module globals. Every field that
+    changes the search changes the decisions: a replay's computer moves are recomputed with
+    the defaults.
+
+    The budget is counted as estimated work (``*_us``: microseconds of the reference
+    machine, one core, per piece of work), never read from the clock, so that a decision is
+    reproducible on any machine, with or without the compiled core."""
+
+    budget_ms: float = DEFAULT_BUDGET_MS
+    # Work per unit of budget: the compiled core's speed over the pure-Python reference on
+    # this machine (``bench/ai_core.py``: 11-16 times in the search loops). A budget of
+    # ``budget_ms`` buys ``budget_ms * speed`` milliseconds of reference work, so with the
+    # core a decision takes about ``budget_ms`` here; the reference path (numba missing or
+    # switched off) makes the same decision, ``speed`` times slower.
+    speed: float = 30.0
+    # The cost model of the budget (reference microseconds; the setup, plain Python on both
+    # paths, is charged ``speed`` times).
+    setup_us: float = 400.0
+    deal_us: float = 4.0
+    swap_us: float = 0.9
+    playout_us: float = 2.0
+    turn_us: float = 2.25
+    node_us: float = 5.0
+    weigh_us: float = 8.0
+    choice_us: float = 1.5
+    model_choice_us: float = 12.0
+    rollout_us: float = 3.0
+    model_us: float = 2.2
+    tree_us: float = 1.5
+    # Share of random moves in the playouts (the rest follow the playout policy), and the
+    # policy's weights: (per pip, per double, per tile held of the exposed number).
+    playout_eps: float = 0.1
+    playout_policy: tuple[int, int, int] = (1, 6, 2)
+    min_deals: int = 8
+    max_deals: int = 40_000
+    # Exact solving once this few tiles remain in the hands and the boneyard.
+    endgame_tiles: int = 10
+    min_solved_deals: int = 12
+    # At most this many nodes per exact solve (the compiled solver's table is sized for it).
+    max_solver_nodes: int = 200_000
+    # Reading the other seats' plays outside block duels: a seat lays tile t with a
+    # probability proportional to exp(beta * (pips + double_weight * double)) among the
+    # tiles it could lay; deals where the plays seen were likely weigh more (0: off).
+    # "weight" is that pips-only model; "tips" the fuller one of ``games.ai.model`` (it
+    # made no measurable difference outside block duels, so the cheaper one stays).
+    beta: float = 0.4
+    double_weight: float = 3.0
+    opponent_model: str = "weight"
+    # The tips model's sharpness (block duels, and "tips" above).
+    temper: float = model.TEMPER
+    # Block duels (two players, no drawing): each deal played on by the model for the other
+    # seat (``evaluate_duel``) instead of by playouts and exact endgames, the computer's own
+    # later moves searched by a tree over what it will see (``games.ai.tree``), passes
+    # adding to the voids the model reads.
+    duel_rollouts: bool = True
+    duel_tree: bool = True
+    track_voids: bool = True
+    explore: float = tree.EXPLORE
+    # Bonus for winning a single-round game, in points (only the win matters there; the
+    # points only break ties). In a game to a target: a bonus for winning the round, and a
+    # larger one for a round that ends the game.
+    single_round_win: float = 1000.0
+    round_win: float = 15.0
+    game_win: float = 150.0
+    # Most points a round is worth, beyond the bonuses (for scaling outcomes to about [-1, 1]).
+    round_points: float = 50.0
 
 
-def _choice_table(beta: float) -> list[float]:
-    return [math.exp(beta * (PIPS[i] + (DOUBLE_WEIGHT if IS_DOUBLE[i] else 0.0))) for i in range(28)]
+DEFAULTS = HardOptions()
+
+
+@dataclass(slots=True)
+class SearchStats:
+    """What the last decision searched: deals, playouts (or tree descents, or exact values)
+    over all candidates, and per candidate, from the same deals and playouts as its value,
+    the round's points for the seat's side (won +, lost -) and how often the side wins it."""
+
+    deals: int = 0
+    playouts: int = 0
+    points: list[float] = field(default_factory=list)
+    wins: list[float] = field(default_factory=list)
+
+
+def signed_points(side: int, points: int, me_side: int) -> float:
+    """The round's points for the seat's side: won (+), lost (-), none when nobody wins."""
+    if side == NO_WINNER:
+        return 0.0
+    return float(points) if side == me_side else -float(points)
+
+
+def split_value(know: Knowledge, options: HardOptions, v: float) -> tuple[float, float]:
+    """(points for the side, 1 if it wins) of an exact value (``make_utility``'s result):
+    the inverse of the utility (exact with two sides; with three or four seats alone in a
+    game to a target, the game bonus is read as paid when some seat it could end the game for)."""
+    if v == 0.0:
+        return 0.0, 0.0
+    table = know.table
+    won = v > 0
+    value = v if won else -v * max(1, table.sides - 1)
+    p = value - _win_bonus(know, options)
+    if know.target > 0:
+        q = p - options.game_win
+        me_side = table.side(know.me)
+        for s, score in enumerate(know.side_scores):
+            if (s == me_side) == won and q >= 0 and score + q >= know.target:
+                p = q
+                break
+    return (p, 1.0) if won else (-p, 0.0)
+
+
+def _means(totals: list[float], pts: list[float], wins: list[float], weights: float
+           ) -> tuple[list[float], list[float], list[float]]:
+    if weights > 0:
+        return [t / weights for t in totals], [p / weights for p in pts], [x / weights for x in wins]
+    return [0.0] * len(totals), [0.0] * len(totals), [0.0] * len(totals)
+
+
+def _choice_table(beta: float, double_weight: float) -> list[float]:
+    return [math.exp(beta * (PIPS[i] + (double_weight if IS_DOUBLE[i] else 0.0))) for i in range(28)]
 
 
 def choice_weight(choices: list[Choice], held: list[list[int]], table: list[float]) -> float:
@@ -105,15 +178,15 @@ def choice_weight(choices: list[Choice], held: list[list[int]], table: list[floa
     return weight
 
 
-def make_utility(know: Knowledge) -> Callable[[int, int], float]:
+def make_utility(know: Knowledge, options: HardOptions = DEFAULTS) -> Callable[[int, int], float]:
     """Score of a finished round (winning side, points) for the seat's side."""
     table = know.table
     me_side = table.side(know.me)
     others = max(1, table.sides - 1)
     target = know.target
     scores = know.side_scores
-    win_bonus = _win_bonus(know)
-    game_bonus = GAME_WIN
+    win_bonus = _win_bonus(know, options)
+    game_bonus = options.game_win
 
     def utility(side: int, points: int) -> float:
         if side == NO_WINNER:
@@ -128,13 +201,13 @@ def make_utility(know: Knowledge) -> Callable[[int, int], float]:
     return utility
 
 
-def _win_bonus(know: Knowledge) -> float:
-    return SINGLE_ROUND_WIN if know.target <= 0 else ROUND_WIN
+def _win_bonus(know: Knowledge, options: HardOptions) -> float:
+    return options.single_round_win if know.target <= 0 else options.round_win
 
 
-def utility_scale(know: Knowledge) -> float:
+def utility_scale(know: Knowledge, options: HardOptions = DEFAULTS) -> float:
     """About the largest outcome ``make_utility`` gives, to scale outcomes to [-1, 1]."""
-    return _win_bonus(know) + (GAME_WIN if know.target > 0 else 0.0) + ROUND_POINTS
+    return _win_bonus(know, options) + (options.game_win if know.target > 0 else 0.0) + options.round_points
 
 
 def best_of(know: Knowledge, cands: list[Candidate], totals: list[float]) -> int:
@@ -148,13 +221,27 @@ class HardPlayer:
 
     name = "hard"
 
-    def __init__(self, budget_ms: float | None = None, *, duel_search: bool | None = None):
-        self.budget_ms = DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-        # Block duels searched by ``evaluate_duel`` (default ``DUEL_ROLLOUTS``); False plays
-        # them like every other setup (playouts, exact endgames).
-        self.duel_search = duel_search
+    def __init__(
+        self,
+        budget_ms: float | None = None,
+        *,
+        options: HardOptions = DEFAULTS,
+        duel_search: bool | None = None,
+    ):
+        """``budget_ms`` overrides ``options.budget_ms``; ``duel_search=False`` plays block duels
+        like every other setup (playouts, exact endgames), as ``options.duel_rollouts=False``."""
+        if budget_ms is not None:
+            options = replace(options, budget_ms=budget_ms)
+        if duel_search is not None:
+            options = replace(options, duel_rollouts=duel_search)
+        self.options = options
+        self.stats = SearchStats()
 
-    def choose(self, view: Any, rng: Random) -> Any:
+    @property
+    def budget_ms(self) -> float:
+        return self.options.budget_ms
+
+    def choose(self, view: PlayerView, rng: Random) -> Action:
         """Best expected play of ``view.legal`` over many consistent deals."""
         legal = list(view.legal)
         if len(legal) == 1:
@@ -169,34 +256,46 @@ class HardPlayer:
 
     def evaluate(self, know: Knowledge, cands: list[Candidate], rng: Random) -> list[float]:
         """Mean utility of each candidate over the deals the budget allows."""
-        budget = max(1.0, self.budget_ms * 1000.0)
-        duel_search = DUEL_ROLLOUTS if self.duel_search is None else self.duel_search
-        if duel_search and know.table.players == 2 and not know.table.draw:
+        opts = self.options
+        budget = max(1.0, opts.budget_ms * 1000.0 * opts.speed)
+        if opts.duel_rollouts and know.table.players == 2 and not know.table.draw:
             return self.evaluate_duel(know, cands, rng, budget)
-        utility = make_utility(know)
+        utility = make_utility(know, opts)
         table = know.table
         me = know.me
         nxt = (me + 1) % table.players
         dealer = Dealer(know, rng)
-        deal_us = DEAL_US + (SWAP_US * dealer.swaps if dealer.constrained else 0.0)
-        tips = OPPONENT_MODEL == "tips"
-        temper = model.TEMPER  # read here, not bound at import: overrides apply
-        choices = know.choices if (temper if tips else BETA) > 0 else []
-        likelihood = _choice_table(BETA) if choices else []
+        deal_us = opts.deal_us + (opts.swap_us * dealer.swaps if dealer.constrained else 0.0)
+        tips = opts.opponent_model == "tips"
+        temper = opts.temper
+        choices = know.choices if (temper if tips else opts.beta) > 0 else []
+        likelihood = _choice_table(opts.beta, opts.double_weight) if choices else []
         if choices:
-            deal_us += WEIGH_US + (MODEL_CHOICE_US if tips else CHOICE_US) * len(choices)
+            deal_us += opts.weigh_us + (opts.model_choice_us if tips else opts.choice_us) * len(choices)
         weights = 0.0
         single_deal = _single_deal(dealer)
         totals = [0.0] * len(cands)
         solver: Solver | None = None
-        if sum(know.counts) + know.boneyard <= ENDGAME_TILES:
-            nodes = budget / NODE_US / (len(cands) * (1 if single_deal else MIN_SOLVED_DEALS))
-            solver = Solver(table, table.side(me), utility, int(max(200, nodes)))
-        spent = SETUP_US
+        if sum(know.counts) + know.boneyard <= opts.endgame_tiles:
+            nodes = budget / opts.node_us / (len(cands) * (1 if single_deal else opts.min_solved_deals))
+            solver = Solver(table, table.side(me), utility, int(min(opts.max_solver_nodes, max(200, nodes))))
+        policy = make_policy(*opts.playout_policy)
+        if core.enabled() and not tips:
+            (means, pts_mean, wins_mean), deals, playouts = core.evaluate_general(
+                know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=opts.playout_eps,
+                policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
+                limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
+                win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
+            )
+            self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
+            return means
+        spent = opts.setup_us * opts.speed
         deals = 0
-        dice = Random()
-        policy = make_policy(*PLAYOUT_POLICY)
-        while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
+        playouts = 0
+        me_side = table.side(me)
+        pts = [0.0] * len(cands)
+        wins = [0.0] * len(cands)
+        while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
             hands, bone = dealer.deal()
             spent += deal_us
             if not choices:
@@ -210,21 +309,25 @@ class HardPlayer:
                 try:
                     values = solver.values(hands, tuple(reversed(bone)), know, cands)
                 except SolverBudget:
-                    spent += solver.nodes * NODE_US
+                    spent += solver.nodes * opts.node_us
                     solver = None  # too big to solve: playouts from now on
                     continue
-                spent += solver.nodes * NODE_US
+                spent += solver.nodes * opts.node_us
                 deals += 1
+                playouts += len(cands)  # exact values
                 weights += w
                 for k, v in enumerate(values):
                     totals[k] += w * v
+                    p, won = split_value(know, opts, v)
+                    pts[k] += w * p
+                    wins[k] += w * won
                 if single_deal:
                     break
                 continue
             deals += 1
             weights += w
-            # Every play's playout gets the same random numbers (common random numbers).
-            dice.seed(rng.getrandbits(48))
+            # Every play's playout gets the same random numbers (common random numbers): the
+            # first draws them from ``rng``, the next ones read them back (``stream``).
             stream: list[float] = []
             for k, c in enumerate(cands):
                 hs = hands[:]
@@ -232,42 +335,64 @@ class HardPlayer:
                 if not hs[me]:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
+                    pts[k] += w * signed_points(side, points, me_side)
+                    wins[k] += w * (1.0 if side == me_side else 0.0)
                     continue
                 side, points, turns = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, dice, PLAYOUT_EPS, policy, stream
+                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
+                    policy, stream,
                 )
+                playouts += 1
                 totals[k] += w * utility(side, points)
-                spent += PLAYOUT_US + TURN_US * turns
-        return [t / weights if weights > 0 else 0.0 for t in totals]
-
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
+                spent += opts.playout_us + opts.turn_us * turns
+        means, pts_mean, wins_mean = _means(totals, pts, wins, weights)
+        self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
+        return means
 
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel: for each deal (weighted by the model's likelihood of the other seat's
         plays), each candidate is followed by a rollout where both seats play the model's
         favourite tile for the hand the deal gives it, and the computer's own later moves
         are searched by a tree keyed by what it will have seen (``games.ai.tree``), so they
-        never read the deal (no strategy fusion). With ``DUEL_TREE`` off, they follow the
+        never read the deal (no strategy fusion). With ``duel_tree`` off, they follow the
         model too: the value is that of "this play, then the model's play"."""
-        utility = make_utility(know)
-        scale = utility_scale(know)
+        opts = self.options
+        utility = make_utility(know, opts)
+        scale = utility_scale(know, opts)
         table = know.table
         me = know.me
         nxt = 1 - me
         dealer = Dealer(know, rng)
-        deal_us = DEAL_US + (SWAP_US * dealer.swaps if dealer.constrained else 0.0)
-        temper = model.TEMPER
+        deal_us = opts.deal_us + (opts.swap_us * dealer.swaps if dealer.constrained else 0.0)
+        temper = opts.temper
         choices = know.choices if temper > 0 else []
         if choices:
-            deal_us += WEIGH_US + MODEL_CHOICE_US * len(choices)
+            deal_us += opts.weigh_us + opts.model_choice_us * len(choices)
         voids = public_voids(know)
         single_deal = _single_deal(dealer)
+        if core.enabled():
+            (means, pts_mean, wins_mean), deals, descents = core.evaluate_duel(
+                know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
+                track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
+                costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
+                limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
+                game_bonus=opts.game_win,
+            )
+            self.stats = SearchStats(deals, descents, pts_mean, wins_mean)
+            return means
+        me_side = table.side(me)
         totals = [0.0] * len(cands)
+        pts = [0.0] * len(cands)
+        wins = [0.0] * len(cands)
         trees: list[dict[int, OwnNode]] = [{} for _ in cands]
         path: list[tuple[OwnNode, Move]] = []
         weights = 0.0
-        spent = SETUP_US
+        spent = opts.setup_us * opts.speed
         deals = 0
-        while deals < MAX_DEALS and (spent < budget or deals < MIN_DEALS):
+        descents = 0
+        while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
             hands, _bone = dealer.deal()
             spent += deal_us
             w = choices_likelihood(table, choices, dealer.held_before(), temper) if choices else 1.0
@@ -279,22 +404,31 @@ class HardPlayer:
                 if not hs[me]:
                     side, points = round_result(table, hs, me)
                     totals[k] += w * utility(side, points)
+                    pts[k] += w * signed_points(side, points, me_side)
+                    wins[k] += w * (1.0 if side == me_side else 0.0)
                     continue
                 board = know.board | 1 << c.tile
-                if DUEL_TREE:
+                descents += 1
+                if opts.duel_tree:
                     path.clear()
-                    side, points, work = descend(table, hs, c.left, c.right, board, me, voids, trees[k], path)
+                    side, points, work = descend(
+                        table, hs, c.left, c.right, board, me, voids, trees[k], path, opts.explore, opts.track_voids
+                    )
                     value = utility(side, points)
                     backup(path, w, value / scale)
-                    spent += TREE_US * len(path)
+                    spent += opts.tree_us * len(path)
                 else:
-                    side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids)
+                    side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids, opts.track_voids)
                     value = utility(side, points)
                 totals[k] += w * value
-                spent += ROLLOUT_US + MODEL_US * work
+                pts[k] += w * signed_points(side, points, me_side)
+                wins[k] += w * (1.0 if side == me_side else 0.0)
+                spent += opts.rollout_us + opts.model_us * work
             if single_deal:
                 break
-        return [t / weights if weights > 0 else 0.0 for t in totals]
+        means, pts_mean, wins_mean = _means(totals, pts, wins, weights)
+        self.stats = SearchStats(deals, descents, pts_mean, wins_mean)
+        return means
 
 
 def _single_deal(dealer: Dealer) -> bool:

@@ -16,7 +16,8 @@ Each legal play gets a score, the best one is played:
 from __future__ import annotations
 
 from random import Random
-from typing import Any
+
+from games.engine import Action, PlayerView
 
 from .base import Candidate, candidates
 from .knowledge import Knowledge, read_view
@@ -90,7 +91,7 @@ class MediumPlayer:
 
     name = "medium"
 
-    def choose(self, view: Any, rng: Random) -> Any:
+    def choose(self, view: PlayerView, rng: Random) -> Action:
         """Best-scoring play of ``view.legal`` (a draw or a pass when that is all there is)."""
         legal = list(view.legal)
         if len(legal) == 1:

@@ -35,13 +35,17 @@ from .sim import (
     round_result,
 )
 
-# Sharpness of the choice: 0 makes every legal tile equally likely (no inference).
+# Sharpness of the choice: 0 makes every legal tile equally likely (no inference). Hard's
+# own value is ``HardOptions.temper``; this is the default.
 TEMPER = 0.5
-# Rollouts update what each seat is known to lack when it passes (the model's choices then
-# react to it, as medium's do); False keeps the voids of the decision throughout.
-TRACK_VOIDS = True
 # A domino (the last tile) is always laid.
 _DOMINO = 1e3
+
+def weights() -> tuple[float, ...]:
+    """The tips' weights the model scores with (``games.ai.medium``): pips, double, follow,
+    exposed, spread, void, feed, partner block."""
+    return (W_PIPS, W_DOUBLE, W_FOLLOW, W_EXPOSED, W_SPREAD, W_VOID, W_FEED, W_PARTNER_BLOCK)
+
 
 # The terms that depend on the tile alone.
 _BASE_SCORE = [W_PIPS * PIPS[i] + (W_DOUBLE if IS_DOUBLE[i] else 0.0) for i in range(28)]
@@ -189,11 +193,13 @@ def rollout(
     board: int,
     seat: int,
     voids: tuple[int, ...],
+    track_voids: bool = True,
 ) -> tuple[int, int, int]:
     """Play the round to its end, every seat laying the model's favourite tile; return
     (winning side, points, model evaluations). ``hands`` and ``bone`` are consumed
     (``bone.pop()`` draws). ``voids`` (what each seat is known to lack) grows with the passes
-    (``TRACK_VOIDS``); a draw does not change it."""
+    when ``track_voids`` (the model's choices then react to it, as medium's do); a draw does
+    not change it."""
     n = table.players
     closed = table.closed_board or not table.draw
     passes = 0
@@ -214,7 +220,7 @@ def rollout(
             passes += 1
             if passes >= n:
                 return (*round_result(table, hands, -1), work)
-            if TRACK_VOIDS:
+            if track_voids:
                 voids = with_void(voids, seat, left, right)
             seat = seat + 1 if seat + 1 < n else 0
             continue

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import math
 
-from . import model
 from .model import model_move, model_play, rollout, with_void
 from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, round_result
 
-# Exploration constant of UCB1, for outcomes scaled to about [-1, 1].
+# Exploration constant of UCB1, for outcomes scaled to about [-1, 1] (the default of
+# ``HardOptions.explore``).
 EXPLORE = 0.6
 PASS = -1
 
@@ -53,7 +53,7 @@ class OwnNode:
         self.visits = 0
         self.moves = moves
 
-    def select(self) -> Move:
+    def select(self, explore: float = EXPLORE) -> Move:
         """UCB1 over the moves; moves never tried go first, in their order."""
         moves = self.moves
         if len(moves) == 1:
@@ -65,7 +65,7 @@ class OwnNode:
             if move.visits == 0:
                 return move
             mean = move.total / move.weight if move.weight > 0 else 0.0
-            score = mean + EXPLORE * math.sqrt(log_n / move.visits)
+            score = mean + explore * math.sqrt(log_n / move.visits)
             if score > best_score:
                 best, best_score = move, score
         return best
@@ -108,6 +108,8 @@ def descend(
     voids: tuple[int, ...],
     replies: dict[int, OwnNode],
     path: list[tuple[OwnNode, Move]],
+    explore: float = EXPLORE,
+    track_voids: bool = True,
 ) -> tuple[int, int, int]:
     """Play the round on from a position where the other seat is to move: its replies
     by the model, the computer's moves through the tree under ``replies`` (adding one
@@ -137,7 +139,7 @@ def descend(
             passes += 1
             if passes >= 2:
                 return (*round_result(table, hands, -1), work)
-            if model.TRACK_VOIDS:
+            if track_voids:
                 voids = with_void(voids, other, left, right)
             reply = PASS
         node = replies.get(reply)
@@ -145,13 +147,13 @@ def descend(
         if node is None:
             node = OwnNode(own_moves(table, me, hands[me], left, right, board, voids))
             replies[reply] = node
-        move = node.select()
+        move = node.select(explore)
         path.append((node, move))
         if move.tile == PASS:
             passes += 1
             if passes >= 2:
                 return (*round_result(table, hands, -1), work)
-            if model.TRACK_VOIDS:
+            if track_voids:
                 voids = with_void(voids, me, left, right)
         else:
             passes = 0
@@ -164,7 +166,7 @@ def descend(
             if closed and left == right and board & NUM[left] == NUM[left]:
                 return (*round_result(table, hands, -1), work)
         if fresh:
-            side, points, more = rollout(table, hands, [], left, right, board, other, voids)
+            side, points, more = rollout(table, hands, [], left, right, board, other, voids, track_voids)
             return side, points, work + more
         replies = move.replies
 

@@ -94,3 +94,57 @@ def test_a_forced_move_is_explained_without_a_search(settings) -> None:
     assert frame["why"] == "It is the only move you can make."
 
 
+
+
+def test_the_choice_and_the_figures_of_a_hint_come_from_one_search() -> None:
+    """Issue 19, defect 2: the recommended move and the figures came from two searches,
+    so a hint could read "1-2 on the left ... +3.8 points; the best other move, 1-2 on
+    the right, +4.4". Now the figures are those of the search that chose, and the move
+    named after it is the next in that search's ranking, never better on both counts."""
+    from random import Random
+
+    from games import analysis
+    from games.ai import HardOptions, HardPlayer, choose_action
+    from games.ai.base import candidates
+    from games.ai.hard import best_of
+    from games.ai.knowledge import read_view
+    from games.engine import rules_for
+
+    checked = 0
+    for preset, players, teams in (("duel-block", 2, False), ("arena", 4, True), ("classic-draw", 2, False)):
+        for game in range(3):
+            state = new_game(rules_for(preset, players=players, teams=teams), seed=f"one-search-{game}")
+            step = 0
+            while not state.round_over:
+                view = view_for(state, state.to_move)
+                if len(analysis.distinct_plays(view)) > 1:
+                    found = analysis.analyse(view, seed=step, budget_ms=20, deals=60)
+                    know = read_view(view)
+                    cands = candidates(list(view.legal), know)
+                    player = HardPlayer(options=HardOptions(budget_ms=20, min_deals=60))
+                    values = player.evaluate(know, cands, Random(step))
+                    assert found.best == analysis.canonical(view, cands[best_of(know, cands, values)].action)
+                    assert found.deals == player.stats.deals
+                    figures = {
+                        analysis.play_key(analysis.canonical(view, c.action)): (
+                            round(player.stats.points[k], 2), round(player.stats.wins[k], 3)
+                        )
+                        for k, c in enumerate(cands)
+                    }
+                    assert {analysis.play_key(o.action): (o.points, o.wins) for o in found.options} == figures
+                    chosen, named = found.options[0], found.options[1]
+                    assert chosen == found.option_of(found.best)
+                    assert not (named.wins >= chosen.wins and named.points > chosen.points), (chosen, named)
+                    text = hints.why_text(view, found)
+                    assert review_points(chosen.points) in text
+                    assert review_points(named.points) in text
+                    checked += 1
+                state = apply_action(state, choose_action(view, "medium", seed=step))
+                step += 1
+    assert checked > 40
+
+
+def review_points(points: float) -> str:
+    from games import review
+
+    return review.points_text(points)

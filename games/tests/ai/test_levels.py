@@ -75,7 +75,7 @@ def test_hard_takes_the_domino_when_it_can():
 def test_hard_reads_a_light_play_as_a_sign_of_no_heavy_tile():
     """Seat 1 answered 1|1 with 1-0: a deal where it also held 1-6 explains that play
     less well than one where 1-0 was its only 1."""
-    from games.ai.hard import BETA, _choice_table, choice_weight
+    from games.ai.hard import DEFAULTS, _choice_table, choice_weight
     from games.ai.knowledge import read_view, tile_index
 
     history = [played(0, "1-1", None, None), played(1, "1-0", "right", (1, 1))]
@@ -84,7 +84,7 @@ def test_hard_reads_a_light_play_as_a_sign_of_no_heavy_tile():
     know = read_view(view)
     (choice,) = know.choices
     assert choice.seat == 1
-    table = _choice_table(BETA)
+    table = _choice_table(DEFAULTS.beta, DEFAULTS.double_weight)
 
     def weight(hand: str) -> float:
         mask = sum(1 << tile_index(t(s)) for s in hand.split())

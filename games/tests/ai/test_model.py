@@ -6,7 +6,7 @@ from random import Random
 
 from games.ai import choose_action
 from games.ai.base import candidates
-from games.ai.hard import SINGLE_ROUND_WIN, HardPlayer
+from games.ai.hard import DEFAULTS, HardPlayer
 from games.ai.knowledge import public_voids, read_view, tile_index
 from games.ai.model import TEMPER, choices_likelihood, model_play, rollout
 from games.ai.sim import ENDS_MASK
@@ -99,6 +99,6 @@ def test_hard_duel_keeps_the_double_that_the_void_opponent_cannot_answer():
     cands = candidates(list(view.legal), know)
     values = HardPlayer(20).evaluate_duel(know, cands, Random(0), 20_000.0)
     by_tile = {c.tile: v for c, v in zip(cands, values, strict=True)}
-    assert by_tile[tile_index(t("6-6"))] > SINGLE_ROUND_WIN  # a sure win (the bonus + points)
+    assert by_tile[tile_index(t("6-6"))] > DEFAULTS.single_round_win  # a sure win (the bonus + points)
     assert by_tile[tile_index(t("6-4"))] < 0
     assert choose_action(view, "hard", seed=3, budget_ms=20) == Play(0, t("6-6"), End.LEFT)

@@ -1,0 +1,160 @@
+"""Deals and playouts per CPU second of hard's search: the pure-Python reference and the
+compiled core (numba) side by side, on the same positions, in one run.
+
+Run from the repository root: ``.venv/bin/python bench/ai_core.py``.
+
+Both paths make the same decisions with the same work (the budget counts work, not time),
+so they deal the same deals and play the same playouts: the ratio of CPU times is the
+speed-up. Positions come from hard-against-medium games of each setup (every position
+where hard chooses between two plays or more). A "playout" is one candidate's playout,
+tree descent or exact solve of one deal. The first lines time a fresh process's first
+decision (the compiled functions loaded from numba's cache) and the compilation itself.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from random import Random
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from games.ai import HardOptions, HardPlayer, choose_action, core  # noqa: E402
+from games.ai.base import candidates  # noqa: E402
+from games.ai.knowledge import read_view  # noqa: E402
+from games.engine import PlayerView, apply_action, new_game, rules_for, view_for  # noqa: E402
+
+SETUPS = [("duel-block", "duel-block", 2, False), ("pairs (arena)", "arena", 4, True),
+          ("classic-draw, 2", "classic-draw", 2, False)]
+
+FIRST_DECISION = """
+import time
+start = time.perf_counter()
+from games.ai import choose_action, core
+from games.engine import new_game, rules_for, view_for
+state = new_game(rules_for("duel-block", players=2), seed="first")
+view = view_for(state, state.to_move)
+choose_action(view, "hard", seed=1, budget_ms=5)
+print(f"{time.perf_counter() - start:.3f} {core.enabled()}")
+"""
+
+
+def positions(preset: str, players: int, teams: bool, count: int) -> list[PlayerView]:
+    rules = rules_for(preset, players=players, teams=teams)
+    out: list[PlayerView] = []
+    game = 0
+    while len(out) < count:
+        state = new_game(rules, seed=f"core-bench-{game}")
+        step = 0
+        while not state.round_over and len(out) < count:
+            view = view_for(state, state.to_move)
+            level = "hard" if state.to_move % 2 == game % 2 else "medium"
+            if level == "hard" and len(candidates(list(view.legal), read_view(view))) > 1:
+                out.append(view)
+            state = apply_action(state, choose_action(view, "medium", seed=step))
+            step += 1
+        game += 1
+    return out
+
+
+def measure(views: list[PlayerView], options: HardOptions, path: str) -> tuple[float, int, int]:
+    """(CPU seconds, deals, playouts) of hard's search over the positions on one path."""
+    os.environ[core.ENV] = path
+    player = HardPlayer(options=options)
+    cpu = 0.0
+    deals = playouts = 0
+    for n, view in enumerate(views):
+        know = read_view(view)
+        cands = candidates(list(view.legal), know)
+        start = time.process_time()
+        player.evaluate(know, cands, Random(n))
+        cpu += time.process_time() - start
+        deals += player.stats.deals
+        playouts += player.stats.playouts
+    return cpu, deals, playouts
+
+
+def first_decision(env: dict[str, str]) -> str:
+    out = subprocess.run([sys.executable, "-c", FIRST_DECISION], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, **env}, check=True).stdout.split()
+    return f"{float(out[0]) * 1000:.0f} ms (core {'on' if out[1] == 'True' else 'off'})"
+
+
+def hint_times(count: int) -> None:
+    """A hint's analysis (``games.analysis.analyse`` at the site's defaults: 150 ms, at least
+    200 deals) over positions of every setup, with the compiled core."""
+    from games import analysis
+
+    os.environ[core.ENV] = "1"
+    wall: list[float] = []
+    cpu: list[float] = []
+    for _label, preset, players, teams in SETUPS:
+        for n, view in enumerate(positions(preset, players, teams, count)):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            analysis.analyse(view, seed=n, budget_ms=150, deals=200)
+            wall.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
+    wall.sort()
+    cpu.sort()
+
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))] * 1000
+
+    print(f"\na hint's analysis (150 ms, 200 deals at least), {len(cpu)} positions, compiled core: "
+          f"CPU p50 {pct(cpu, 0.5):.0f} ms, p99 {pct(cpu, 0.99):.0f} ms, max {cpu[-1] * 1000:.0f} ms; "
+          f"wall p50 {pct(wall, 0.5):.0f} ms, p99 {pct(wall, 0.99):.0f} ms (load {os.getloadavg()[0]:.1f})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20, help="positions per setup (default 20)")
+    parser.add_argument("--budget-ms", type=float, default=10.0,
+                        help="hard's budget (default 10: 300 ms of reference work, about a decision of before)")
+    parser.add_argument("--no-startup", action="store_true", help="skip the fresh-process timings")
+    parser.add_argument("--hints", type=int, default=60, help="hints to time per setup (default 60; 0: none)")
+    args = parser.parse_args(argv)
+    saved = os.environ.get(core.ENV)
+    if not core.installed():
+        print("numba is not installed: only the reference path exists (pip install -r requirements.txt)")
+        return 1
+    if not args.no_startup:
+        print("first decision of a fresh process (imports included):")
+        print(f"  compiled core, cache on disk    {first_decision({})}")
+        print(f"  pure Python                     {first_decision({core.ENV: 'python'})}")
+        with tempfile.TemporaryDirectory() as cache:
+            print(f"  compiled core, empty cache      {first_decision({'NUMBA_CACHE_DIR': cache})}"
+                  " (compilation, once per machine)")
+    options = HardOptions(budget_ms=args.budget_ms)
+    print(f"\nhard's search at {args.budget_ms:g} ms of budget, {args.positions} positions per setup "
+          "(same work on both paths)")
+    print(f"{'setup':18} {'path':8} {'deals':>8} {'playouts':>9} {'CPU s':>7} {'deals/s':>9} "
+          f"{'playouts/s':>11} {'speed-up':>8}")
+    try:
+        for label, preset, players, teams in SETUPS:
+            views = positions(preset, players, teams, args.positions)
+            measure(views[:1], options, "1")  # load the compiled functions first
+            rows = {path: measure(views, options, path) for path in ("python", "1")}
+            base = rows["python"][0]
+            for path, (cpu, deals, playouts) in rows.items():
+                name = "python" if path == "python" else "compiled"
+                print(f"{label:18} {name:8} {deals:8,} {playouts:9,} {cpu:7.2f} {deals / cpu:9,.0f} "
+                      f"{playouts / cpu:11,.0f} {base / cpu:7.1f}x", flush=True)
+            assert rows["python"][1:] == rows["1"][1:], "the two paths searched differently"
+        if args.hints:
+            hint_times(args.hints)
+    finally:
+        if saved is None:
+            os.environ.pop(core.ENV, None)
+        else:
+            os.environ[core.ENV] = saved
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The compiled core (``games.ai.core``, numba) against the pure-Python reference: the same
+random numbers, the same deals, the same playouts and exact values, the same decisions on
+a few thousand positions of every setup, and replays verified with either path."""
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+
+from games.ai import HardOptions, HardPlayer, choose_action, core
+from games.ai.base import candidates
+from games.ai.knowledge import Dealer, read_view
+from games.ai.medium import MediumPlayer
+from games.ai.sim import make_policy, playout
+from games.ai.solver import Solver, SolverBudget
+from games.engine import PlayerView, apply_action, new_game, rules_for, view_for
+from games.engine.verify import computer_seed, verify_replay
+from games.tests.ai.helpers import every_setup
+from games.tests.engine.test_verify import seal
+
+pytest.importorskip("numba")
+pytestmark = pytest.mark.pure
+
+
+def _kernels():
+    from games.ai import _kernels
+
+    return _kernels
+
+
+def positions(per_setup: int, salt: str) -> list[tuple[str, PlayerView]]:
+    """Views with a choice between plays, from whole rounds of every setup (at least
+    ``per_setup`` each) played by a mix of medium and random moves (so that odd positions
+    come up too)."""
+    out: list[tuple[str, PlayerView]] = []
+    medium = MediumPlayer()
+    for label, rules in every_setup():
+        game = 0
+        got = 0
+        while got < per_setup:
+            state = new_game(rules, seed=f"{salt}-{label}-{game}")
+            rng = Random(game)
+            game += 1
+            while not state.round_over:
+                view = view_for(state, state.to_move)
+                if len(view.legal) > 1 and len(candidates(list(view.legal), read_view(view))) > 1:
+                    out.append((label, view))
+                    got += 1
+                action = medium.choose(view, rng) if rng.random() < 0.7 else rng.choice(list(view.legal))
+                state = apply_action(state, action)
+    return out
+
+
+def test_the_core_is_on_by_default_and_the_environment_switches_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(core.ENV, raising=False)
+    assert core.enabled()
+    for off in ("python", "0", "off"):
+        monkeypatch.setenv(core.ENV, off)
+        assert not core.enabled()
+
+
+def test_the_twister_is_cpythons() -> None:
+    k = _kernels()
+    import numpy as np
+
+    for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**47 + 12345, 2**48 - 1):
+        ref = Random(seed)
+        st = np.zeros(625, np.int64)
+        k.mt_seed(st, seed)
+        assert tuple(int(x) for x in st) == ref.getstate()[1]
+        for _ in range(700):  # across a regeneration of the 624 words
+            assert k.mt_random(st) == ref.random()
+        for bits in (1, 3, 5, 32):
+            assert k.mt_bits(st, bits) == ref.getrandbits(bits)
+        assert k.mt_bits48(st) == ref.getrandbits(48)
+
+
+def test_deals_playouts_and_exact_values_agree_step_by_step() -> None:
+    import numpy as np
+
+    k = _kernels()
+    tb = core._tables()
+    checked_solves = 0
+    for n, (_label, view) in enumerate(positions(6, "core-steps")):
+        know = read_view(view)
+        rng_py, rng_c = Random(n), Random(n)
+        dealer_py, dealer_c = Dealer(know, rng_py), Dealer(know, rng_c)
+        tile, place, forbid, tier_of, held = core._dealer_arrays(dealer_c)
+        st = core._state(rng_c)
+        hands = np.zeros(know.table.players, np.int64)
+        bone = np.zeros(32, np.int64)
+        tab = core._table_row(know)
+        policy = make_policy(1, 6, 2)
+        for d in range(5):
+            hs, bn = dealer_py.deal()
+            nb = k.deal(st, tile, place, forbid, dealer_c.constrained, dealer_c.swaps, know.me, know.hand, hands, bone)
+            assert [int(x) for x in hands] == hs
+            assert [int(x) for x in bone[:nb]] == bn
+            k.held_before(tile, place, tier_of, held)
+            for seat, row in enumerate(dealer_py.held_before()):
+                assert [int(x) for x in held[seat, : len(row)]] == row
+            # A playout from the position, the computer's side to move.
+            dice = Random(d)
+            dice_c = np.array(dice.getstate()[1], np.int64)
+            stream: list[float] = []
+            left, right = know.left, know.right
+            py = playout(know.table, hs[:], bn[:], left, right, know.board, know.me, dice, 0.3, policy, stream)
+            out = k.playout(tab, hands.copy(), bone.copy(), nb, left, right, know.board, know.me, dice_c, 0.3,
+                            np.array(policy[0], np.int64), policy[1], np.zeros(256), 0,
+                            tb["lib"], tb["debruijn"], tb["pipc"])
+            assert (int(out[0]), int(out[1]), int(out[2])) == py
+            # Exact values of the candidates, with a budget that sometimes runs out.
+            if sum(know.counts) + know.boneyard <= 12 and d < 2:
+                from games.ai.hard import make_utility
+
+                cands = candidates(list(view.legal), know)
+                utility = make_utility(know)
+                ut, scores = core._utility_row(know, 1000.0 if know.target <= 0 else 15.0, 150.0)
+                for max_nodes in (60, 20_000):
+                    solver = Solver(know.table, know.table.side(know.me), utility, max_nodes)
+                    try:
+                        expected: list[float] | None = solver.values(hs, tuple(reversed(bn)), know, cands)
+                    except SolverBudget:
+                        expected = None
+                    memo = k.new_memo(max_nodes)
+                    counter = np.array([0, max_nodes, 0], np.int64)
+                    got = []
+                    for c in cands:
+                        got.append(k.solve(tab, hands, bone[:nb][::-1].copy(), nb, know.left, know.right, know.board,
+                                           know.me, c.tile, int(c.on_left), memo, counter, know.table.side(know.me),
+                                           ut, scores, tb["lib"], tb["debruijn"], tb["pipc"],
+                                           k.new_frames(know.table.players)))
+                        if counter[2]:
+                            break
+                    assert (None if counter[2] else got) == expected
+                    assert int(counter[0]) == solver.nodes
+                    checked_solves += 1
+        core._restore(rng_c, st)
+        assert rng_py.getstate() == rng_c.getstate()
+    assert checked_solves > 50
+
+
+def _decide(view: PlayerView, options: HardOptions, seed: int) -> tuple[list[float], object, object]:
+    know = read_view(view)
+    cands = candidates(list(view.legal), know)
+    player = HardPlayer(options=options)
+    rng = Random(seed)
+    values = player.evaluate(know, cands, rng)
+    return values, rng.getstate(), player.stats
+
+
+def test_both_paths_value_every_play_alike_on_thousands_of_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    views = positions(150, "core-agree")
+    assert len(views) >= 2000
+    cheap = HardOptions(budget_ms=0.02)  # the least search (8 deals), every path of the code
+    compared = 0
+    for n, (label, view) in enumerate(views):
+        options = HardOptions(budget_ms=2) if n % 40 == 0 else cheap
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        compiled = _decide(view, options, n)
+        assert compiled == reference, (label, n)
+        compared += 1
+    assert compared == len(views)
+
+
+@pytest.mark.parametrize(("preset", "players", "teams"), [("duel-block", 2, False), ("arena", 4, True)])
+def test_same_action_compiled_or_not_at_a_real_budget(preset: str, players: int, teams: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_game(rules_for(preset, players=players, teams=teams), seed=f"core-real-{preset}")
+    views = []
+    while not state.round_over:
+        view = view_for(state, state.to_move)
+        if len(candidates(list(view.legal), read_view(view))) > 1:
+            views.append(view)
+        state = apply_action(state, MediumPlayer().choose(view, Random(0)))
+    assert len(views) >= 3
+    for n, view in enumerate(views[:4]):
+        monkeypatch.setenv(core.ENV, "python")
+        reference = choose_action(view, "hard", seed=n, budget_ms=8)
+        monkeypatch.setenv(core.ENV, "1")
+        assert choose_action(view, "hard", seed=n, budget_ms=8) == reference
+
+
+@pytest.mark.parametrize("preset", ["duel-block", "classic-draw"])
+@pytest.mark.parametrize(("record_with", "verify_with"), [("1", "python"), ("python", "1")])
+def test_a_replay_of_hard_verifies_with_either_path(preset: str, record_with: str, verify_with: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``verify --computer`` recomputes hard's moves the same with the core or without it."""
+    from games.engine import PRESETS, actions_to_json, commit_seed, next_round
+
+    rules = PRESETS[preset]
+    seed = f"core-replay-{preset}-{record_with}"
+    state = new_game(rules, seed)
+    frames: list[dict[str, object]] = []
+    seq = 0
+    monkeypatch.setenv(core.ENV, record_with)
+    while not state.game_over:
+        if state.round_over:
+            state = next_round(state)
+            seq += 1
+            frames.append({"type": "next_round", "seq": seq})
+            continue
+        action = choose_action(view_for(state, state.to_move), "hard", seed=computer_seed(seed, seq), budget_ms=0.2)
+        seq += 1
+        frames.append({**actions_to_json([action])[0], "seq": seq, "computer": {"level": "hard", "budget_ms": 0.2}})
+        state = apply_action(state, action)
+    data = {"format": 1, "rules": rules.to_dict(), "commitment": commit_seed(seed), "seed": seed,
+            "actions": frames, "final_scores": list(state.scores)}
+    monkeypatch.setenv(core.ENV, verify_with)
+    report = verify_replay(json.loads(json.dumps(seal(data))), computer=True)
+    assert report.computer_checked == sum(1 for frame in frames if "computer" in frame) > 5
