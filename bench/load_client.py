@@ -77,6 +77,8 @@ class Run:
             table.humans.add(seat.number)
             self.seats.append(seat)
         self.latencies: list[float] = []
+        # (wall clock of the move's send, its latency in ms, table) of every sample, if asked
+        self.trace: list[tuple[float, float, int]] | None = [] if spec.get("trace") else None
         self.computer_latencies: list[float] = []
         # [table, seq, wall clock of the previous event, of this computer event]
         self.computer_events: list[list[float]] = []
@@ -162,6 +164,8 @@ class Run:
                     sent_at = table.sent.get(seq - 1)
                     if sent_at is not None and self.in_window(sent_at):
                         self.latencies.append(now - sent_at)
+                        if self.trace is not None:
+                            self.trace.append((time.time() - (now - sent_at), round((now - sent_at) * 1000, 2), table.id))
                     if first:
                         table.pending.discard(seq - 1)
                         for old in [key for key in table.sent if key < seq - 8]:
@@ -289,6 +293,9 @@ class Run:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         lat = sorted(self.latencies)
+        if self.trace is not None:
+            with open(self.spec["trace"], "w") as out:
+                json.dump(self.trace, out)
         computer = sorted(self.computer_latencies)
 
         def pct(p: float, values: list[float] | None = None) -> float | None:

@@ -169,6 +169,10 @@ class Bench:
                     }
                 )
         full_spec = {"mode": mode, "duration": duration, "warmup": self.args.warmup, "seats": seats, **spec}
+        if self.args.trace:
+            Path(self.args.trace).mkdir(parents=True, exist_ok=True)
+            name = f"{label}-{server}-{len(tables)}".replace(" ", "-")
+            full_spec["trace"] = str(Path(self.args.trace) / f"{name}.json")
         pids = [self.stack.processes[name].process.pid for name in cpu_names]
         client = subprocess.Popen(
             [sys.executable, "bench/load_client.py"],
@@ -660,6 +664,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--profile", default="", help="py-spy the saturation runs' server processes into this directory"
+    )
+    parser.add_argument(
+        "--trace", default="", help="write every latency sample (send time, ms, table) of each run into this directory"
     )
     parser.add_argument(
         "--json", default="", help="write the summary (paced, saturate, machine) to this file"
