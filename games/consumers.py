@@ -19,12 +19,12 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import chain, dispatch, hints, reactions, selectors, services
+from games.cache import cache
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game

@@ -20,11 +20,11 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.core.cache import cache
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import analysis, review, selectors, services
+from games.cache import cache
 from games.engine import Draw, Pass, PlayerView, action_to_json, view_for
 from games.models import Game, Table
 

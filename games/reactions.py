@@ -7,7 +7,7 @@ in the cache so that several tabs of one player share it."""
 
 from __future__ import annotations
 
-from django.core.cache import cache
+from games.cache import cache
 
 REACTION_IDS: tuple[str, ...] = ("hello", "good_move", "oops", "thinking", "good_game", "thanks")
 COOLDOWN_SECONDS = 3

@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import clock, presence, selectors
 from games.ai import choose_action
+from games.cache import cache
 from games.engine import Action, State, legal_actions, view_for
 from games.locks import try_lock
 from games.models import Game, Seat, StandIn, Table
