@@ -164,8 +164,8 @@ class Run:
                     sent_at = table.sent.get(seq - 1)
                     if sent_at is not None and self.in_window(sent_at):
                         self.latencies.append(now - sent_at)
-                        if self.trace is not None:
-                            self.trace.append((time.time() - (now - sent_at), round((now - sent_at) * 1000, 2), table.id))
+                    if sent_at is not None and self.trace is not None:
+                        self.trace.append((time.time() - (now - sent_at), round((now - sent_at) * 1000, 2), table.id))
                     if first:
                         table.pending.discard(seq - 1)
                         for old in [key for key in table.sent if key < seq - 8]:
@@ -275,6 +275,7 @@ class Run:
         warmup, duration = float(self.spec.get("warmup", 3)), float(self.spec.get("duration", 10))
         begin = time.perf_counter() + warmup
         self.window = (begin, begin + duration)
+        self.window_wall = (time.time() + warmup, time.time() + warmup + duration)
         await asyncio.sleep(warmup)
         print(json.dumps({"window": "start"}), flush=True)
         await asyncio.sleep(duration)
@@ -295,7 +296,7 @@ class Run:
         lat = sorted(self.latencies)
         if self.trace is not None:
             with open(self.spec["trace"], "w") as out:
-                json.dump(self.trace, out)
+                json.dump({"window": self.window_wall, "samples": self.trace}, out)
         computer = sorted(self.computer_latencies)
 
         def pct(p: float, values: list[float] | None = None) -> float | None:
