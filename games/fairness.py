@@ -4,8 +4,8 @@
   format ``python -m games.engine.verify`` reads: the seed (and, when a member
   salted the deal, the server seed and the salt), the commitment published
   before the first deal, every action, the final scores, and for each computer
-  move how it was chosen (level and budget), so that it can be recomputed
-  from its seat's view alone.
+  move how it was chosen (level, budget and the version of the computer), so
+  that it can be recomputed from its seat's view alone.
 - ``offer_commitment`` / ``claim_server_seed``: commit-reveal for a member's
   salt. The server draws its seed and shows its commitment on the form
   *before* the member types a salt; the deal then comes from both
@@ -64,6 +64,10 @@ def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
         level = recorded.get("level") or levels.get(move.seat if move.seat is not None else -1, "")
         if level:
             frame["computer"] = {"level": level, "budget_ms": recorded.get("budget_ms")}
+            if recorded.get("version") is not None:
+                # The version of the computer that chose it (games.ai.versions); moves
+                # recorded before versions were have none.
+                frame["computer"]["version"] = recorded["version"]
     frame["chain"] = move.chain
     return frame
 

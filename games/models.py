@@ -174,8 +174,10 @@ class Move(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # play: {"tile": [a, b], "end": "left"|"right"}; draw: {"tile": [a, b]} (the
-    # drawn tile, private to the drawer); "auto": true when the server or a
-    # computer acted (with "level" for a computer).
+    # drawn tile, private to the drawer); "by": "computer" or "server" when
+    # not the seat's person acted; "computer": {"level", "budget_ms",
+    # "version"}, how a computer chose it (games.ai.decision_record; no
+    # "version" for moves recorded before versions, docs/fair-play.md).
     payload = models.JSONField(default=dict, blank=True)
     # The chain's head after this move: SHA-256 over the previous head and this
     # move's public part (games.chain, games.engine.chain).

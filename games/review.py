@@ -28,6 +28,7 @@ from games.analysis import analyse, canonical, distinct_plays, play_key
 from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
 from games.engine.verify import computer_seed
 from games.fairness import is_published
+from games.forms import LEVEL_LABELS
 from games.models import Game, GameReview, Move, Seat, Table
 
 logger = logging.getLogger(__name__)
@@ -91,27 +92,53 @@ def _stored_action(move: Move) -> Action:
 
 def check_computer_move(game: Game, move: Move, before: State, level: str) -> dict[str, Any]:
     """Recompute a computer move from its seat's view alone (through JSON, as
-    anyone with the published seed can) and its decision seed."""
-    from games.ai import choose_action
+    anyone with the published seed can) and its decision seed, as the version of
+    the computer recorded with it (``games.ai.recompute``: a move of a version this
+    code does not run is marked "needs", with the versions that can recompute it)."""
+    from games.ai import recompute
 
     recorded = (move.payload or {}).get("computer") or {}
     budget = recorded.get("budget_ms")
+    level = recorded.get("level") or level
     seat = move.seat if move.seat is not None else 0
     view = PlayerView.from_dict(json.loads(json.dumps(view_for(before, seat).to_dict())))
     decision_seed = computer_seed(game.seed, move.seq - 1)
-    again = choose_action(view, recorded.get("level") or level, seed=decision_seed, budget_ms=budget)
     played = _stored_action(move)
+    result = recompute(
+        view, played, {"level": level, "budget_ms": budget, "version": recorded.get("version")}, seed=decision_seed
+    )
     return {
         "seq": move.seq,
         "seat": seat,
         "round": before.round if not before.round_over else before.round + 1,
-        "level": recorded.get("level") or level,
+        "level": level,
         "budget_ms": budget,
+        "version": result.version,
         "decision_seed": decision_seed,
         "played": action_to_json(played),
-        "recomputed": action_to_json(again),
-        "same": again == played,
+        "recomputed": None if result.chosen is None else action_to_json(result.chosen),
+        "status": result.status,
+        "needed": list(result.needed),
+        "same": result.same,
     }
+
+
+def computer_status(item: dict[str, Any]) -> tuple[str, list[str]]:
+    """(status, versions needed) of a stored recomputation. Reviews stored before
+    versions were recorded have no status: a move they found different was recorded
+    without a version, so it needs the older versions its level may have run."""
+    if "status" in item:
+        return str(item["status"]), list(item.get("needed") or [])
+    if item.get("same"):
+        return "same", []
+    from games.ai.versions import implements, possible_versions
+
+    level = str(item.get("level") or "")
+    try:
+        older = [v for v in possible_versions(level, item.get("version")) if not implements(level, v)]
+    except ValueError:
+        older = []
+    return ("needs", older) if older else ("differs", [])
 
 
 def review_human_move(game: Game, move: Move, before: State) -> dict[str, Any] | None:
@@ -143,6 +170,8 @@ def review_human_move(game: Game, move: Move, before: State) -> dict[str, Any] |
 
 def build_review(game: Game) -> dict[str, Any]:
     """The review of a finished game (deterministic: seeds come from the game's seed)."""
+    from games.ai import SEARCH_VERSIONS
+
     seats = {seat.number: seat for seat in Seat.objects.filter(table_id=game.table_id)}
     moves: list[dict[str, Any]] = []
     computer: list[dict[str, Any]] = []
@@ -179,6 +208,7 @@ def build_review(game: Game) -> dict[str, Any]:
         "summary": summary,
         "computer": computer,
         "computer_same": sum(1 for c in computer if c["same"]),
+        "computer_versions": dict(SEARCH_VERSIONS),
     }
 
 
@@ -246,7 +276,7 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
         "name": names.get(item["seat"], str(item["seat"])),
         "played_text": action_text(item["played"]),
         "best_text": action_text(item["best"]) if "best" in item else "",
-        "recomputed_text": action_text(item["recomputed"]) if "recomputed" in item else "",
+        "recomputed_text": action_text(item["recomputed"]) if item.get("recomputed") else "",
         "cost_text": points_text(-item.get("cost", 0.0)),
         "big": item["seq"] in biggest,
         "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
@@ -283,7 +313,13 @@ def panel_context(game: Game) -> dict[str, Any]:
         {"seat": int(seat), "name": names.get(int(seat), seat), **row}
         for seat, row in sorted(data.get("summary", {}).items(), key=lambda item: int(item[0]))
     ]
-    computer = [_row(item, names, ()) for item in data.get("computer", [])]
+    computer = []
+    for item in data.get("computer", []):
+        status, needed = computer_status(item)
+        level = str(item.get("level") or "")
+        computer.append({**_row(item, names, ()), "status": status, "needed": needed,
+                         "needed_text": " / ".join(needed), "level_text": LEVEL_LABELS.get(level, level)})
+    recomputed = [row for row in computer if row["status"] != "needs"]
     return {
         "game": game,
         "table": game.table,
@@ -293,7 +329,9 @@ def panel_context(game: Game) -> dict[str, Any]:
         "biggest": [by_seq[seq] for seq in biggest if seq in by_seq],
         "summary": summary,
         "computer": computer,
-        "computer_all_same": all(row["same"] for row in computer),
-        "computer_same": sum(1 for row in computer if row["same"]),
+        "computer_recomputed": recomputed,
+        "computer_all_same": all(row["same"] for row in recomputed),
+        "computer_same": sum(1 for row in recomputed if row["same"]),
+        "computer_unchecked": [row for row in computer if row["status"] == "needs"],
         "mistake_points": MISTAKE_POINTS,
     }

@@ -5,10 +5,15 @@ Three levels (seed 003, docs/ai.md), one interface
 heuristic, ``hard`` by determinized Monte Carlo search with exact endgames.
 Each reads only the view of its seat; the same view, level and seed give the
 same action. Plain Python: no Django, no global random.
+
+``SEARCH_VERSIONS`` (``versions.py``) names each level's decision procedure;
+``recompute`` checks a recorded computer move against it (docs/fair-play.md).
 """
 from __future__ import annotations
 
 import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -18,6 +23,7 @@ from .base import Player
 from .easy import EasyPlayer
 from .hard import DEFAULT_BUDGET_MS, HardOptions, HardPlayer
 from .medium import MediumPlayer
+from .versions import SEARCH_VERSIONS, decision_record, implements, possible_versions, search_version, where
 
 LEVELS = ("easy", "medium", "hard")
 
@@ -72,5 +78,77 @@ def choose_action(
     return player.choose(view, rng)
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "EasyPlayer", "HardOptions", "HardPlayer", "MediumPlayer", "Player",
-           "choose_action", "make_player"]
+@dataclass(frozen=True, slots=True)
+class Recomputation:
+    """A recorded computer move checked against this code (``recompute``).
+
+    ``status``: "same" (this code, run as the recorded version, gives the move
+    played), "differs" (it gives ``chosen`` instead: the record does not hold), or
+    "needs" (the move's version is not this code's: ``needed`` names the versions
+    that can recompute it, ``chosen`` is this code's own choice when it was
+    computed). ``version`` is the version recorded (None: recorded before versions)."""
+
+    status: str
+    level: str
+    version: str | None
+    chosen: Action | None
+    needed: tuple[str, ...] = ()
+
+    @property
+    def same(self) -> bool:
+        return self.status == "same"
+
+    def explain(self) -> str:
+        """Why a move was not recomputed (status "needs"), in words."""
+        if self.status != "needs":
+            return ""
+        recorded = (
+            f"recorded as {self.level} version {self.version}" if self.version is not None
+            else f"recorded without a version (before versions were recorded: {self.level} "
+            f"version {' or '.join(possible_versions(self.level, None))})"
+        )
+        tried = f"; this code's {self.level} version {search_version(self.level)} gives another move" if (
+            self.chosen is not None) else ""
+        needed = "; ".join(f"{self.level} version {v}: {where(self.level, v)}" for v in self.needed)
+        return f"{recorded}{tried}; it needs {needed}"
+
+
+def recompute(
+    view: PlayerView,
+    played: Action,
+    computer: Mapping[str, Any],
+    *,
+    seed: int,
+) -> Recomputation:
+    """Check a computer move recorded with ``computer`` = {"level", "budget_ms",
+    "version"} against this code, from its seat's ``view`` and decision ``seed``.
+
+    A forced move (one legal action) is the same for every level and version. A move
+    of a version this code implements is recomputed. A move recorded without a
+    version is recomputed when this code's version is one it may have been chosen
+    by (``versions.UNVERSIONED``): the same move proves it; another move proves
+    nothing when an older version may have chosen it, which is then named. A move
+    of a version this code does not implement is not recomputed: its version is
+    named. Raises ``ValueError`` for an unknown level."""
+    level = str(computer.get("level"))
+    recorded = computer.get("version")
+    version = None if recorded is None else str(recorded)
+    candidates = possible_versions(level, version)
+    legal = tuple(view.legal)
+    if len(legal) == 1:
+        chosen: Action | None = legal[0]
+        return Recomputation("same" if chosen == played else "differs", level, version, chosen)
+    current = search_version(level)
+    if current not in candidates:
+        return Recomputation("needs", level, version, None, candidates)
+    chosen = choose_action(view, level, seed=seed, budget_ms=computer.get("budget_ms"))
+    if chosen == played:
+        return Recomputation("same", level, version, chosen)
+    others = tuple(v for v in candidates if not implements(level, v))
+    if others:
+        return Recomputation("needs", level, version, chosen, others)
+    return Recomputation("differs", level, version, chosen)
+
+
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "SEARCH_VERSIONS", "EasyPlayer", "HardOptions", "HardPlayer", "MediumPlayer",
+           "Player", "Recomputation", "choose_action", "decision_record", "make_player", "recompute", "search_version"]

@@ -37,8 +37,11 @@ last action, with the published scores (and winner and reason, when given).
 A file without a chain or a signature is refused. The signature needs the
 ``cryptography`` package (a dependency of the site).
 With ``--computer`` it also recomputes every computer move marked
-``"computer": {"level": ..., "budget_ms": ...}`` from its seat's view alone
-(needs ``games.ai``, plain Python too). It prints the final scores, or the
+``"computer": {"level": ..., "budget_ms": ..., "version": ...}`` from its
+seat's view alone (needs ``games.ai``, plain Python too), as the version
+recorded (``games.ai.versions``; moves recorded before versions have none): a
+move of a version this code does not run is listed with the version it needs,
+not counted as a disagreement. It prints the final scores, or the
 first disagreement; the exit status is 0 when everything agrees, 1 at a
 disagreement, 2 for a file it cannot read.
 """
@@ -117,6 +120,8 @@ class Report:
     state: State
     actions: int
     computer_checked: int = 0
+    # Computer moves of a version this code does not implement: why each was not recomputed.
+    computer_unchecked: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     chain_head: str = ""
     public_key: str = ""
@@ -264,11 +269,14 @@ def _apply(state: State, frame: Mapping[str, Any], index: int) -> State:
     raise Disagreement(f"unknown action type {kind!r}", index=index)
 
 
-def _check_computer(state: State, frame: Mapping[str, Any], seed: Seed, index: int) -> bool:
-    """Recompute a computer move from its seat's view alone; True if one was checked."""
+def _check_computer(state: State, frame: Mapping[str, Any], seed: Seed, index: int) -> str | None:
+    """Recompute a computer move from its seat's view alone, as the version of the
+    computer recorded with it (``games.ai.recompute``). None when the action is not a
+    computer's move, "same" when recomputed, else (a version this code does not
+    implement) a note naming the version needed."""
     info = frame.get("computer")
     if not isinstance(info, Mapping) or frame.get("type") not in PLAY_TYPES:
-        return False
+        return None
     seq = frame.get("seq")
     if isinstance(seq, bool) or not isinstance(seq, int):
         raise Disagreement("a computer move needs its event number (seq)", index=index)
@@ -278,16 +286,20 @@ def _check_computer(state: State, frame: Mapping[str, Any], seed: Seed, index: i
     # Only the seat's view, through JSON: nothing else reaches the computer.
     view = PlayerView.from_dict(json.loads(json.dumps(view_for(state, action.seat).to_dict())))
     ai = importlib.import_module("games.ai")
-    chosen = ai.choose_action(
-        view, info.get("level"), seed=computer_seed(seed, seq - 1), budget_ms=info.get("budget_ms")
-    )
-    if chosen != action:
+    try:
+        result = ai.recompute(view, action, info, seed=computer_seed(seed, seq - 1))
+    except ValueError as error:
+        raise Disagreement(f"a computer move that cannot be recomputed: {error}", index=index) from None
+    if result.status == "differs":
+        version = "" if result.version is None else f" version {result.version}"
         raise Disagreement(
-            f"the computer ({info.get('level')}) would play {action_to_json(chosen)} from its view, "
+            f"the computer ({result.level}{version}) would play {action_to_json(result.chosen)} from its view, "
             f"not {action_to_json(action)}",
             index=index,
         )
-    return True
+    if result.status == "needs":
+        return f"action {index}: {_describe(frame)}, not recomputed: {result.explain()}"
+    return "same"
 
 
 def verify_replay(
@@ -320,11 +332,16 @@ def verify_replay(
     seed, salted = _check_seed(data)
     state = new_game(rules, seed)
     checked = 0
+    unchecked: list[str] = []
     for index, frame in enumerate(actions, start=1):
         if not isinstance(frame, Mapping):
             raise Disagreement("an action is a JSON object", index=index)
-        if computer and _check_computer(state, frame, seed, index):
-            checked += 1
+        if computer:
+            outcome = _check_computer(state, frame, seed, index)
+            if outcome == "same":
+                checked += 1
+            elif outcome is not None:
+                unchecked.append(outcome)
         state = _apply(state, frame, index)
     if not state.game_over:
         raise Disagreement(f"the game is not over after the {len(actions)} actions")
@@ -336,7 +353,8 @@ def verify_replay(
     if data.get("end_reason") is not None and data["end_reason"] != state.end_reason:
         raise Disagreement(f"the game ended by {state.end_reason}, not {data['end_reason']}")
     return Report(
-        seed, salted, state, len(actions), checked, chain_head=head, public_key=public_key, heads_checked=len(heads or {})
+        seed, salted, state, len(actions), checked, unchecked,
+        chain_head=head, public_key=public_key, heads_checked=len(heads or {}),
     )
 
 
@@ -406,6 +424,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"replayed {report.actions} actions over {state.round} round(s): every one legal")
     if args.computer:
         print(f"computer moves recomputed from their seat's view: {report.computer_checked}, all the same")
+        if report.computer_unchecked:
+            print(
+                f"computer moves not recomputed, chosen by a version of the computer this code does not run: "
+                f"{len(report.computer_unchecked)} (recompute them with the code named)"
+            )
+            for line in report.computer_unchecked:
+                print(f"  {line}")
     print(f"final scores: {list(state.scores)}")
     return 0
 

@@ -81,7 +81,7 @@ def _wait_ms(since: datetime, delay_ms: float) -> float:
 def decide_computer_turn(*, game_id: int, seq: int) -> ComputerDecision | None:
     """The computer's decision if the game still waits for it at event
     ``seq`` (else None: a stale task, a person's turn, a finished game)."""
-    from games.ai import choose_action
+    from games.ai import choose_action, decision_record
 
     game = selectors.get_game(game_id)
     if game is None or game.seq != seq or game.finished or game.table.status != Table.Status.PLAYING:
@@ -96,7 +96,8 @@ def decide_computer_turn(*, game_id: int, seq: int) -> ComputerDecision | None:
         return ComputerDecision(game_id, seq, None, wait_ms=_wait_ms(game.updated_at, round_pause_ms()))
     # The computer reads its seat's view only, never the real state. The hard
     # level counts its budget in simulated work, not wall time: with the
-    # seed and the budget recorded, anyone can recompute the move.
+    # seed, the budget and the version of the computer recorded, anyone can
+    # recompute the move.
     budget_ms = ai_budget_ms()
     view = view_for(state, job.seat)
     action = choose_action(view, job.level, seed=selectors.ai_seed(game, seq), budget_ms=budget_ms)
@@ -105,7 +106,7 @@ def decide_computer_turn(*, game_id: int, seq: int) -> ComputerDecision | None:
         seq,
         job.seat,
         action=action_to_json(action, with_seat=True),
-        computer={"level": job.level, "budget_ms": budget_ms},
+        computer=decision_record(job.level, budget_ms),
         wait_ms=_wait_ms(game.updated_at, move_delay_ms()),
     )
 

@@ -402,7 +402,8 @@ def play_move(
     """Apply a play, draw or pass of ``seat`` if ``expected_seq`` is the
     game's last event number. ``by`` notes who acted when it is not the
     seat's person: "computer", or "server" (a timeout). ``computer`` records
-    how a computer chose the move ({"level", "budget_ms"}): with the game's
+    how a computer chose the move ({"level", "budget_ms", "version"},
+    ``games.ai.decision_record``): with the game's
     seed it lets anyone recompute the move once the game is over (games.fairness)."""
     if action.seat != seat:
         raise NotYourTurn(_("This action is not for your seat."), reason="wrong_seat")

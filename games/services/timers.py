@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import clock, presence, selectors
-from games.ai import choose_action
+from games.ai import choose_action, decision_record
 from games.cache import cache
 from games.engine import Action, State, legal_actions, view_for
 from games.locks import try_lock
@@ -137,7 +137,7 @@ def play_for(*, game_id: int, seat: int, by: str) -> int:
                 expected_seq=game.seq,
                 by=by,
                 # How it was chosen: recomputable from the seat's view (games.fairness).
-                computer={"level": STAND_IN_LEVEL, "budget_ms": None},
+                computer=decision_record(STAND_IN_LEVEL, None),
             )
         except StaleSeq:
             break

@@ -135,9 +135,53 @@ def test_computer_decision_seeds_are_the_published_formula_and_the_budget_is_rec
     finish(game)
     computer_payloads = [m.payload for m in Move.objects.filter(game=game, seat=1, kind__in=["play", "draw", "pass"])]
     assert computer_payloads
-    assert all(p["computer"] == {"level": "easy", "budget_ms": 7} for p in computer_payloads)
+    assert all(p["computer"] == {"level": "easy", "budget_ms": 7, "version": "1"} for p in computer_payloads)
     frames = [f for f in fairness.build_replay(game)["actions"] if f.get("computer")]
     assert len(frames) == len(computer_payloads)
+    assert all(f["computer"] == {"level": "easy", "budget_ms": 7, "version": "1"} for f in frames)
+
+
+def test_every_computer_move_is_published_with_its_version_and_recomputed_as_that_version(settings) -> None:
+    """Moves recorded now carry the version of the computer (games.ai.versions); moves
+    recorded before have none; a move of a version this code does not run is named,
+    not reported as a mismatch, by the verifier and the review, and the file stays signed."""
+    from games import review
+    from games.ai import SEARCH_VERSIONS
+
+    settings.AI_BUDGET_MS = 0.2
+    game = computer_game(level="hard", preset="duel-block")
+    finish(game, rng=random.Random(3))
+    moves = Move.objects.filter(game=game, seat=1, kind__in=["play", "draw", "pass"]).order_by("seq")
+    total = moves.count()
+    assert total > 3
+    assert all(m.payload["computer"] == {"level": "hard", "budget_ms": 0.2, "version": SEARCH_VERSIONS["hard"]}
+               for m in moves)
+    data = json.loads(json.dumps(fairness.build_replay(game)))
+    assert [f["computer"]["version"] for f in data["actions"] if "computer" in f] == [SEARCH_VERSIONS["hard"]] * total
+    report = verify_replay(data, computer=True)
+    assert (report.computer_checked, report.computer_unchecked) == (total, [])
+
+    # Recorded before versions were: no version, still recomputed (this code's hard gives them).
+    for move in moves:
+        Move.objects.filter(pk=move.pk).update(payload={**move.payload, "computer": {"level": "hard", "budget_ms": 0.2}})
+    data = json.loads(json.dumps(fairness.build_replay(game)))
+    assert all("version" not in f["computer"] for f in data["actions"] if "computer" in f)
+    assert verify_replay(data, computer=True).computer_checked == total
+    assert all(row["status"] == "same" and row["version"] is None for row in review.build_review(game)["computer"])
+
+    # Recorded by hard version 1 (the search before the compiled core): named, not recomputed.
+    for move in moves:
+        Move.objects.filter(pk=move.pk).update(
+            payload={**move.payload, "computer": {"level": "hard", "budget_ms": 0.2, "version": "1"}}
+        )
+    data = json.loads(json.dumps(fairness.build_replay(game)))
+    report = verify_replay(data, computer=True, key=signing.public_key_hex())
+    assert report.computer_unchecked
+    assert report.computer_checked + len(report.computer_unchecked) == total  # forced moves are the same
+    assert all("it needs hard version 1: " in line for line in report.computer_unchecked)
+    rows = review.build_review(game)["computer"]
+    assert {row["status"] for row in rows} == {"same", "needs"}
+    assert all(row["needed"] == ["1"] and row["recomputed"] is None for row in rows if row["status"] == "needs")
 
 
 # -- replay.json ------------------------------------------------------------------------

@@ -112,6 +112,50 @@ def test_a_computer_move_that_its_view_does_not_give_is_flagged() -> None:
     pytest.skip("the computer never had a choice in this game")  # pragma: no cover
 
 
+def test_the_replay_page_names_the_version_a_computer_move_needs_instead_of_a_mismatch() -> None:
+    """Rows of the review: "needs" (a version this code does not run) is shown as such, and
+    rows stored before versions were (no status) are read as recorded without a version:
+    a hard move this code gives otherwise needs hard version 1; a medium one differs."""
+    from django.utils import translation
+
+    key = new_session_key()
+    game = finished_computer_game(seed=12, key=key)
+    assert review.review_game(game_id=game.pk) == "reviewed"
+    stored = GameReview.objects.get(game=game)
+    rows = stored.data["computer"]
+    assert len(rows) >= 3
+    assert all(row["status"] == "same" and row["version"] == "1" for row in rows)
+    first, second, third = rows[0], rows[1], rows[2]
+    other = {"type": "pass"}
+    # A move recorded as hard version 1 (checked by this code: not recomputed).
+    first.update(level="hard", version="1", status="needs", needed=["1"], recomputed=None, same=False)
+    # Stored before versions were: no status, no version.
+    for row, level in ((second, "hard"), (third, "medium")):
+        for field in ("status", "needed", "version"):
+            row.pop(field)
+        row.update(level=level, same=False, recomputed=other)
+    GameReview.objects.filter(pk=stored.pk).update(data=stored.data)
+    context = review.panel_context(game)
+    by_seq = {row["seq"]: row for row in context["computer"]}
+    assert (by_seq[first["seq"]]["status"], by_seq[first["seq"]]["needed"]) == ("needs", ["1"])
+    assert (by_seq[second["seq"]]["status"], by_seq[second["seq"]]["needed"]) == ("needs", ["1"])
+    assert by_seq[third["seq"]]["status"] == "differs"
+    assert len(context["computer_unchecked"]) == 2
+    assert context["computer_same"] == len(rows) - 3
+    assert not context["computer_all_same"]
+    client = Client()
+    client.cookies["sessionid"] = key
+    fragment = client.get(f"/table/{game.table_id}/review/").content.decode()
+    assert 'data-computer-unchecked="2"' in fragment
+    assert f'data-computer-move="{second["seq"]}" data-same="false" data-status="needs"' in fragment
+    assert "not recomputed: needs Hard version 1" in fragment
+    assert 'data-computer-check="differs"' in fragment
+    assert f"{len(rows) - 3} of {len(rows) - 2} computer moves recomputed" in fragment
+    with translation.override("fr"):
+        french = client.get(f"/table/{game.table_id}/review/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "non recalculé" in french
+
+
 def test_the_analysis_reads_the_view_and_costs_each_play() -> None:
     from games.engine import apply_action
     from games.tests.engine.helpers import ts

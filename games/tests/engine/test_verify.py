@@ -260,6 +260,111 @@ def test_computer_moves_are_recomputed_from_their_view() -> None:
         verify_replay(tampered, computer=True)
 
 
+def computer_game(record: dict, *, deviate: bool = False, seed: str = "versions") -> tuple[dict, int]:
+    """A duel-block round where seat 0 is the computer ``record`` describes ({"level",
+    "budget_ms", maybe "version"}) and seat 1 plays at random. With ``deviate``, seat 0's
+    first real choice is another move than this code's (as an older version of the
+    computer may have chosen). Returns the file and the action's number (1-based) of
+    that first choice."""
+    from games.ai import choose_action
+    from games.engine import apply_action, view_for
+
+    rules = PRESETS["duel-block"]
+    state = new_game(rules, seed)
+    rng = Random(5)
+    frames: list[dict] = []
+    first_choice = 0
+    while not state.game_over:
+        if state.round_over:
+            state = next_round(state)
+            frames.append({"type": "next_round", "seq": len(frames) + 1})
+            continue
+        seq = len(frames) + 1
+        if state.to_move == 0:
+            view = view_for(state, 0)
+            action = choose_action(view, record["level"], seed=computer_seed(seed, seq - 1),
+                                   budget_ms=record.get("budget_ms"))
+            if len(set(view.legal)) > 1 and not first_choice:
+                first_choice = seq
+                if deviate:
+                    action = next(other for other in view.legal if other != action)
+            frames.append({**actions_to_json([action])[0], "seq": seq, "computer": dict(record)})
+        else:
+            action = rng.choice(legal_actions(state))
+            frames.append({**actions_to_json([action])[0], "seq": seq})
+        state = apply_action(state, action)
+    assert first_choice
+    data = {
+        "format": 1, "rules": rules.to_dict(), "commitment": commit_seed(seed), "seed": seed,
+        "actions": frames, "final_scores": list(state.scores),
+    }
+    return data, first_choice
+
+
+def test_computer_moves_of_the_version_this_code_runs_are_recomputed() -> None:
+    from games.ai import SEARCH_VERSIONS
+
+    record = {"level": "hard", "budget_ms": 0.2, "version": SEARCH_VERSIONS["hard"]}
+    data, _ = computer_game(record)
+    report = verify_replay(data, computer=True)
+    assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) > 3
+    assert report.computer_unchecked == []
+    forged, at = computer_game(record, deviate=True)
+    with pytest.raises(Disagreement, match=f"action {at}: the computer \\(hard version {SEARCH_VERSIONS['hard']}\\)"):
+        verify_replay(forged, computer=True)
+
+
+@pytest.mark.parametrize("version", ["1", "7"])
+def test_a_computer_move_of_a_version_this_code_does_not_run_names_that_version(
+    version: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data, at = computer_game({"level": "hard", "budget_ms": 0.2, "version": version}, deviate=True)
+    report = verify_replay(data, computer=True)
+    computer_moves = sum(1 for frame in data["actions"] if "computer" in frame)
+    # Forced moves are the same for every version; the others are named, not recomputed.
+    assert report.computer_unchecked
+    assert report.computer_checked + len(report.computer_unchecked) == computer_moves
+    assert report.computer_unchecked[0].startswith(f"action {at}: seat 0 plays")
+    assert all(f"it needs hard version {version}: " in line for line in report.computer_unchecked)
+    expected = "games/ai at commit 5789a79" if version == "1" else "a version this code does not know"
+    assert expected in report.computer_unchecked[0]
+    path = tmp_path / "replay.json"
+    path.write_text(json.dumps(seal(data)))
+    assert main(["--computer", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "MISMATCH" not in out
+    assert f"computer moves not recomputed, chosen by a version of the computer this code does not run: " \
+           f"{len(report.computer_unchecked)}" in out
+    assert f"  action {at}: seat 0 plays" in out
+
+
+def test_a_hard_move_recorded_without_a_version_is_recomputed_or_names_the_search_before_the_core() -> None:
+    from games.ai import SEARCH_VERSIONS
+
+    record = {"level": "hard", "budget_ms": 0.2}  # as recorded before versions were
+    data, _ = computer_game(record)
+    report = verify_replay(data, computer=True)
+    assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame)
+    assert report.computer_unchecked == []
+    older, at = computer_game(record, deviate=True)
+    report = verify_replay(older, computer=True)
+    assert len(report.computer_unchecked) == 1
+    note = report.computer_unchecked[0]
+    assert note.startswith(f"action {at}: ")
+    assert "recorded without a version" in note
+    assert f"this code's hard version {SEARCH_VERSIONS['hard']} gives another move" in note
+    assert "it needs hard version 1: the pure-Python search before the compiled core: games/ai at commit 5789a79" in note
+
+
+def test_an_unknown_computer_level_is_a_disagreement_not_a_crash() -> None:
+    data, _ = computer_game({"level": "medium", "budget_ms": None})
+    for frame in data["actions"]:
+        if "computer" in frame:
+            frame["computer"] = {"level": "expert"}
+    with pytest.raises(Disagreement, match="unknown level 'expert'"):
+        verify_replay(data, computer=True)
+
+
 # -- the chained move log and the site's signature ------------------------------------
 
 

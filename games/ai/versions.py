@@ -1,0 +1,89 @@
+"""Which decision procedure each computer level runs: its search version.
+
+A computer move is recomputable when one knows the view of its seat, the seed
+of its decision, its budget and *the procedure that chose it*. The first three
+are published with every game (docs/fair-play.md); the procedure is this
+version, recorded with every computer move since it exists
+(``Move.payload["computer"]["version"]``, see ``decision_record``).
+
+``SEARCH_VERSIONS[level]`` names the procedure this code runs for ``level``.
+It is bumped by hand, in the same commit, by every change that makes some view,
+seed and budget give another action (a weight, a cost of the budget, the
+order in which random numbers are drawn, an engine change that reorders
+``view.legal``...); a change that keeps every decision (a faster path, the
+compiled core, a refactor) keeps it. ``games/tests/ai/test_versions.py`` pins
+the decisions of fixed positions for each level's current version, so a
+change of decisions without a bump fails there (docs/ai.md, "Search
+versions", says how to bump).
+
+Versions are strings, one sequence per level:
+
+- easy "1": a uniformly random legal action (since the first computer
+  players, 90d3058).
+- medium "1": the tips heuristic with the weights tuned on 2026-11-29
+  (8829d7b, 17:24) and unchanged since.
+- hard "1": the pure-Python search as the site ran it from a8d3870
+  (2026-11-29 22:49: block-duel tree, single rounds played for the win) to
+  the last commit before the compiled core, 5789a79 (the later commits of that
+  span kept every decision). Not implemented any more.
+- hard "2": the search with the compiled core (merged in 3707a84,
+  2026-12-01 23:34): thirty times the work per unit of budget
+  (``HardOptions.speed``), at most 40,000 deals, playouts drawing from the
+  decision's own random numbers, exact solves capped at 200,000 nodes.
+
+Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
+are version "1"; a hard move is version "1" when its game was played before
+the compiled core reached the site, and version "2" when it was played after
+(from 2026-12-01 23:34 until versions were recorded). The file does not say
+which, so a recomputation tries the version this code implements and, when it
+gives another move, names the other one (``recompute``).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "2"}
+
+# The versions a move recorded without one may have been chosen by, oldest first.
+UNVERSIONED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("1", "2")}
+
+# Every version that was but is no longer implemented: where its code is (recompute with
+# that commit's ``python -m games.engine.verify --computer``).
+RETIRED: Mapping[tuple[str, str], str] = {
+    ("hard", "1"): "the pure-Python search before the compiled core: games/ai at commit 5789a79",
+}
+
+
+def search_version(level: str) -> str:
+    """The version of ``level``'s decision procedure in this code."""
+    try:
+        return SEARCH_VERSIONS[level]
+    except KeyError:
+        raise ValueError(f"unknown level {level!r}; expected one of {tuple(SEARCH_VERSIONS)}") from None
+
+
+def implements(level: str, version: str) -> bool:
+    """Whether this code decides as ``level`` version ``version`` did."""
+    return SEARCH_VERSIONS.get(level) == version
+
+
+def possible_versions(level: str, version: object) -> tuple[str, ...]:
+    """The versions that may have chosen a move recorded with ``version`` (None: recorded
+    before versions were, ``UNVERSIONED``)."""
+    search_version(level)  # an unknown level is refused
+    if version is None:
+        return UNVERSIONED[level]
+    return (str(version),)
+
+
+def where(level: str, version: str) -> str:
+    """Where the code of ``level`` version ``version`` is, in words."""
+    if implements(level, version):
+        return "this code"
+    return RETIRED.get((level, version), "a version this code does not know (a newer games.ai?)")
+
+
+def decision_record(level: str, budget_ms: float | None) -> dict[str, object]:
+    """What is stored and published with a computer move (``Move.payload["computer"]``):
+    its level, its budget and the version of the procedure that chose it."""
+    return {"level": level, "budget_ms": budget_ms, "version": search_version(level)}
