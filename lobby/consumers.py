@@ -3,7 +3,8 @@
 Client -> server: ``{"type": "queue", "mode": ...}`` (with ``"room": slug``:
 a room's queue, docs/rooms.md), ``{"type": "leave"}``, ``{"type": "ping"}``.
 Server -> client: ``counts`` every few seconds, ``queued`` / ``left``,
-``matched`` (also on connect while the member has a ranked game running),
+``matched`` (also on connect while the member has a ranked or room game
+running, with ``"resume": true``),
 ``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
 for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
 ``bad_frame``, ``rate_limited``, ``server_error``).
@@ -55,7 +56,7 @@ class LobbyConsumer(JsonSocket):
         periodic.start_in_process_loop()
         await self.send_json(await database_sync_to_async(selectors.counts)())
         if self.user_id is not None:
-            table = await database_sync_to_async(selectors.live_ranked_table)(self.user_id)
+            table = await database_sync_to_async(selectors.table_to_resume)(self.user_id)
             if table is not None:
                 await self.send_json({**selectors.matched_frame(table), "resume": True})
 

@@ -216,3 +216,29 @@ def seat_results(room_table: RoomTable) -> list[SeatResult]:
             )
         )
     return results
+
+
+def result_fields(result: SeatResult) -> dict[str, Any]:
+    """A seat's result as the status JSON and the ``settlement`` frame show
+    it (without the name: the frame is the same for every viewer, whatever
+    their language)."""
+    return {
+        "seat": result.seat,
+        "level": result.level,
+        "paid": result.paid,
+        "net": result.net,
+        "xp": result.xp,
+        "place": result.place,
+    }
+
+
+def settlement_frame(room_table: RoomTable) -> dict[str, Any]:
+    """``{"type": "settlement", "table": id, "outcome": ..., "results": [...]}``:
+    what a settled room game paid each seat, for the table's sockets
+    (docs/protocol.md, "Notices")."""
+    return {
+        "type": "settlement",
+        "table": room_table.pk,
+        "outcome": room_table.outcome,
+        "results": [result_fields(result) for result in seat_results(room_table)],
+    }

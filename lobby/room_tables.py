@@ -28,11 +28,13 @@ from django.utils.translation import gettext as _
 
 from accounts.ratings import ranks_from_scores
 from accounts.selectors import display_rating_of
+from games import selectors as game_selectors
 from games import services as game_services
 from games.locks import try_lock
 from games.models import Game, Seat, Table
 from games.modes import RANKED_MODES
-from lobby import broadcast, chips, rooms, selectors
+from games.services import broadcast as table_broadcast
+from lobby import broadcast, chips, room_selectors, rooms, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable
 
@@ -245,7 +247,21 @@ def _settle_locked(room_table: RoomTable) -> bool:
 
 
 def _announce(table_id: int, user_ids: list[int]) -> None:
-    """Tell the players' lobby sockets their new balances (after the commit)."""
+    """After the commit that stored the settlement: tell the table's sockets
+    what the game paid each seat (a ``settlement`` notice; the table page
+    polls the status only when it missed it), and the players' lobby sockets
+    their new balances. A failed send is logged: nothing relies on it."""
+    try:
+        room_table = RoomTable.objects.select_related("table__game").get(pk=table_id)
+        table = room_table.table
+        table_broadcast.broadcast_notice(
+            table_id=table_id,
+            players=Seat.objects.filter(table=table).count(),
+            frame=room_selectors.settlement_frame(room_table),
+            table=game_selectors.table_facts(table, table.game),
+        )
+    except Exception:
+        logger.exception("could not announce the settlement of room table %s", table_id)
     for wallet in ChipWallet.objects.filter(user_id__in=user_ids):
         level = rooms.level_for(wallet.xp)
         broadcast.send_to_users(

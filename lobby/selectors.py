@@ -53,6 +53,24 @@ def live_ranked_table(user_id: int) -> Table | None:
     )
 
 
+def table_to_resume(user_id: int) -> Table | None:
+    """The table a member opening the lobby is sent back to (the ``matched``
+    frame with ``"resume": true``): their ranked table still being played, or
+    their room game being played (a room table still waiting for players is
+    not a game yet: they may browse the rooms while it waits). Private and
+    computer tables are left out: nothing ends a game against computers that
+    its player abandoned, so it would send them back to it for ever."""
+    return (
+        Table.objects.filter(seats__user_id=user_id)
+        .filter(
+            Q(kind=Table.Kind.RANKED, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+            | Q(kind=Table.Kind.ROOM, status=Table.Status.PLAYING)
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
 def matched_frame(table: Table) -> dict[str, Any]:
     return {
         "type": "matched",

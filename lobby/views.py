@@ -250,7 +250,7 @@ def room(request: HttpRequest, slug: str) -> HttpResponse:
             "waiting": room_selectors.room_tables(slug, status=Table.Status.WAITING, viewer_id=viewer),
             "playing": room_selectors.room_tables(slug, status=Table.Status.PLAYING, viewer_id=viewer),
             "form": RoomTableForm(),
-            "modes": RANKED_MODES.values(),
+            "modes": [(mode, None) for mode in RANKED_MODES.values()],  # no rating: lobby/_queue_panel.html
             "queued_mode": queued_mode if queued_room == slug else "",
             "fee_percent": rooms.FEE_PERCENT,
         },
@@ -342,15 +342,7 @@ def room_table_status(request: HttpRequest, table_id: int) -> JsonResponse:
             "settled": room_table.settled_at is not None,
             "outcome": room_table.outcome,
             "results": [
-                {
-                    "seat": result.seat,
-                    "name": result.name,
-                    "level": result.level,
-                    "paid": result.paid,
-                    "net": result.net,
-                    "xp": result.xp,
-                    "place": result.place,
-                }
+                {**room_selectors.result_fields(result), "name": result.name}
                 for result in room_selectors.seat_results(room_table)
             ],
         }

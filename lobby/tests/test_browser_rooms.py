@@ -1,10 +1,13 @@
 """Two people on two browsers sign up, see their chips and level, meet at a
 table of the Passport room, play the game to the end, and see their balances,
-levels and chip histories change exactly as the room's payout table said.
+levels and chip histories change exactly as the room's payout table said;
+the table page learns the settlement from the table socket's ``settlement``
+notice, or from the status when its socket lost it.
 The real site (Daphne, embedded mode) in headless Chromium."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import subprocess
@@ -34,6 +37,22 @@ ChipWallet.objects.filter(user__username__in={names!r}).update(xp=35)
 
 def body(page, name: str) -> int:
     return int(page.locator("body").get_attribute(f"data-{name}"))
+
+
+def lose_settlement(ws) -> None:
+    """A table socket that passes every frame but the ``settlement`` notice."""
+    server = ws.connect_to_server()
+    ws.on_message(lambda message: server.send(message))
+
+    def to_page(message) -> None:
+        try:
+            kind = json.loads(message).get("type")
+        except (TypeError, ValueError):
+            kind = None
+        if kind != "settlement":
+            ws.send(message)
+
+    server.on_message(to_page)
 
 
 def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context, site_server) -> None:
@@ -72,10 +91,18 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
     net = {int(rows.nth(i).get_attribute("data-place")): int(rows.nth(i).get_attribute("data-net")) for i in range(2)}
     xp = {place: int(rows.nth(place - 1).locator("td").nth(3).inner_text()) for place in (1, 2)}
     assert net == {place: paid[place] - stake for place in (1, 2)}
+    # The second's table socket loses the settlement notice: their page falls
+    # back on the status (polled); the first's cannot poll it: the notice
+    # alone must bring it.
+    second.route_web_socket(re.compile(r"/ws/table/\d+/$"), lose_settlement)
+    polled = []
+    second.on("request", lambda request: polled.append(request.url) if "/status/" in request.url else None)
     second.click(f'[data-join="{table_id}"]')
     for page in pages:
         # The waiting page (/rooms/table/<id>/) sends the first to the table page too.
         page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/{table_id}/$"), timeout=15_000)
+    first.route(f"**/rooms/table/{table_id}/status/", lambda route: route.abort())
+    polled.clear()  # the waiting page polls the status too
 
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
@@ -94,6 +121,8 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
             int(page.locator(f'[data-room-seat="{seat}"]').get_attribute("data-net")) for seat in (0, 1)
         )
         assert shown == sorted(net.values())
+
+    assert polled, "the second page did not fall back on the status"
 
     # Balances, levels and histories as the table said.
     seen = {}

@@ -187,7 +187,11 @@ function connect() {
     } catch {
       return;
     }
-    if (frame && typeof frame === "object") onMessage(frame);
+    if (!frame || typeof frame !== "object") return;
+    onMessage(frame);
+    // The panels that other apps add to the page (games.signals.table_page_panels)
+    // follow the frames too, the notices this page does not show itself included.
+    document.dispatchEvent(new CustomEvent("table-frame", { detail: frame }));
   });
   socket.addEventListener("close", (close) => {
     if (app.socket !== socket) return;

@@ -1,67 +1,15 @@
 // A room page: join or leave the room's queue of a mode over /ws/lobby/
-// ({"type": "queue", "room": ..., "mode": ...}), and go to the table when matched.
-import { openLobby, showInvitation } from "./lobby_socket.js";
+// ({"type": "queue", "room": ..., "mode": ...}), and go to the table when
+// matched (the queue panel: queue_panel.js).
+import { showInvitation } from "./lobby_socket.js";
+import { openQueuePanel } from "./queue_panel.js";
 
 const root = document.querySelector("[data-room-page]");
 const room = root.dataset.roomPage;
-let queued = root.dataset.queuedMode || "";
-let since = queued ? Date.now() : null;
 
-function show(status, text) {
-  root.querySelectorAll("[data-status]").forEach((el) => { el.hidden = el.dataset.status !== status; });
-  if (text !== undefined) root.querySelector(`[data-status="${status}"]`).textContent = text;
-  root.dataset.state = status;
-}
-
-function markQueued() {
-  root.querySelectorAll("[data-mode]").forEach((card) => {
-    const mine = card.dataset.mode === queued;
-    card.toggleAttribute("data-queued", mine);
-    card.querySelector("[data-queue]").hidden = Boolean(queued);
-    card.querySelector("[data-leave]").hidden = !mine;
-  });
-}
-
-const lobby = openLobby({
-  onOpen() {
-    if (queued) lobby.send({ type: "queue", room, mode: queued });
-    show(queued ? "searching" : "idle");
-  },
-  onClose() { show("offline"); },
+openQueuePanel(root, {
+  queueFrame: (mode) => ({ type: "queue", room, mode }),
   onFrame(frame) {
     if (frame.type === "invited") showInvitation(root, frame);
-    else if (frame.type === "queued") {
-      queued = frame.mode; since = since || Date.now();
-      show("searching"); markQueued();
-    } else if (frame.type === "left") {
-      queued = ""; since = null;
-      show("idle"); markQueued();
-    } else if (frame.type === "matched") {
-      queued = ""; show("matched");
-      window.location.assign(frame.url);
-    } else if (frame.type === "error") {
-      if (frame.code === "login_required") window.location.assign(`/accounts/login/?next=${location.pathname}`);
-      else if (frame.code === "in_game" && frame.url) window.location.assign(frame.url);
-      else show("error", frame.message || frame.code);
-    }
   },
 });
-
-root.addEventListener("click", (event) => {
-  const join = event.target.closest("[data-queue]");
-  if (join) {
-    queued = join.dataset.queue; since = Date.now();
-    lobby.send({ type: "queue", room, mode: queued });
-    return;
-  }
-  if (event.target.closest("[data-leave]")) {
-    lobby.send({ type: "leave" });
-  }
-});
-
-setInterval(() => {
-  const el = root.querySelector("[data-waited]");
-  if (el) el.textContent = queued && since ? `${Math.floor((Date.now() - since) / 1000)} s` : "";
-}, 1000);
-
-markQueued();

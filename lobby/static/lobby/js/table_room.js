@@ -1,9 +1,13 @@
-// A room table's panel on the table page: once the game is over, ask the
-// lobby what the game paid each player (the settlement follows the end by a
-// moment) and show it next to their names, with their new levels.
+// A room table's panel on the table page: once the game is settled, show
+// what it paid each player next to their names, with their new levels. The
+// table socket brings it (a `settlement` notice, docs/protocol.md); the
+// panel asks the lobby's status only if that frame has not come a few
+// seconds after the game ended (a socket that was reconnecting, a page
+// opened between the end and the settlement).
 const panel = document.querySelector("[data-room-facts]");
 const gameOver = document.getElementById("game-over");
 const { gettext, interpolate } = window;
+const FALLBACK_AFTER_MS = 5000;
 
 function show(results) {
   for (const result of results) {
@@ -22,21 +26,33 @@ function show(results) {
   panel.open = true;
 }
 
+const settled = () => panel.hasAttribute("data-settled");
+
 async function poll(tries) {
+  if (settled()) return;
   try {
     const response = await fetch(panel.dataset.statusUrl, { headers: { Accept: "application/json" } });
     if (response.ok) {
       const status = await response.json();
+      if (settled()) return;
       if (status.settled) { show(status.results); return; }
     }
   } catch { /* try again */ }
   if (tries > 0) setTimeout(() => poll(tries - 1), 1000);
 }
 
-if (panel && gameOver && !panel.hasAttribute("data-settled")) {
+if (panel && gameOver && !settled()) {
+  const onFrame = (event) => {
+    const frame = event.detail;
+    if (frame.type !== "settlement" || settled()) return;
+    document.removeEventListener("table-frame", onFrame);
+    show(frame.results || []);
+  };
+  document.addEventListener("table-frame", onFrame);
+  const fallback = () => setTimeout(() => poll(60), FALLBACK_AFTER_MS);
   const watch = new MutationObserver(() => {
-    if (!gameOver.hidden) { watch.disconnect(); poll(60); }
+    if (!gameOver.hidden) { watch.disconnect(); fallback(); }
   });
   watch.observe(gameOver, { attributes: true, attributeFilter: ["hidden"] });
-  if (!gameOver.hidden) poll(60);
+  if (!gameOver.hidden) { watch.disconnect(); fallback(); }
 }

@@ -1,0 +1,109 @@
+"""What the sockets tell the players of a room game: the table socket's
+``settlement`` notice once the game is settled (docs/protocol.md), and the
+lobby socket's ``matched`` with ``"resume": true`` for a member whose room
+game is being played (docs/members.md)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services as game_services
+from games.models import Table
+from games.tests.sockets import Socket, new_session_key
+from lobby import private, room_selectors, room_tables
+from lobby.models import RoomTable
+from lobby.tests.test_lobby import connect, member, receive_type
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+async def no_frame_of(communicator, kind: str, quiet: float = 0.5) -> bool:
+    """True if no frame of ``kind`` arrives until the socket is quiet."""
+    while not await communicator.receive_nothing(timeout=quiet):
+        if (await communicator.receive_json_from())["type"] == kind:
+            return False
+    return True
+
+
+async def test_the_table_socket_hears_the_settlement_once_it_is_stored() -> None:
+    alice, bob = await member("alice"), await member("bob")
+
+    def start() -> Table:
+        table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
+        room_tables.join_table(table_id=table.pk, user=bob)
+        return table
+
+    table = await database_sync_to_async(start)()
+    watcher = Socket(table.pk, session_key=await database_sync_to_async(new_session_key)())
+    assert (await watcher.connect())["type"] == "state"
+
+    await database_sync_to_async(game_services.resign)(game_id=table.game.pk, seat=0)
+    frame = await watcher.until("settlement")
+
+    def stored() -> dict:
+        room_table = RoomTable.objects.get(pk=table.pk)
+        assert room_table.settled_at is not None  # written before it was announced
+        return room_selectors.settlement_frame(room_table)
+
+    assert frame == await database_sync_to_async(stored)()
+    assert frame["table"] == table.pk
+    assert frame["outcome"] == "paid"
+    # Alice resigned: Bob (seat 1) takes the pot of 40 less the 5 % fee.
+    by_seat = {result["seat"]: result for result in frame["results"]}
+    assert (by_seat[0]["paid"], by_seat[0]["net"], by_seat[0]["place"]) == (0, -20, 2)
+    assert (by_seat[1]["paid"], by_seat[1]["net"], by_seat[1]["place"]) == (38, 18, 1)
+    assert (by_seat[0]["xp"], by_seat[1]["xp"]) == (12, 40)
+    # Settled once: a second settlement sends nothing.
+    assert await database_sync_to_async(room_tables.settle)(table_id=table.pk) is False
+    assert await no_frame_of(watcher.communicator, "settlement")
+    await watcher.close()
+
+
+async def test_a_member_whose_room_game_is_being_played_is_sent_back_to_it() -> None:
+    alice, bob, carol = await member("alice"), await member("bob"), await member("carol")
+
+    def tables() -> tuple[Table, Table]:
+        playing = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
+        room_tables.join_table(table_id=playing.pk, user=bob)
+        waiting = room_tables.open_table(owner=carol, room="passport", kind="duel", target=50)
+        return playing, waiting
+
+    playing, _waiting = await database_sync_to_async(tables)()
+    for user in (alice, bob):
+        lobby = await connect(user)
+        resumed = await receive_type(lobby, "matched")
+        assert resumed == {
+            "type": "matched",
+            "table": playing.pk,
+            "url": f"/table/{playing.pk}/",
+            "mode": "",
+            "resume": True,
+        }
+        await lobby.disconnect()
+    # A room table still waiting for players is not a game to go back to.
+    lobby = await connect(carol)
+    assert await no_frame_of(lobby, "matched")
+    await lobby.disconnect()
+    # Once the game is over, nothing to resume.
+    await database_sync_to_async(game_services.resign)(game_id=playing.game.pk, seat=0)
+    lobby = await connect(alice)
+    assert await no_frame_of(lobby, "matched")
+    await lobby.disconnect()
+
+
+async def test_a_private_game_is_not_resumed() -> None:
+    alice = await member("alice")
+
+    def play_against_the_computer() -> Table:
+        table = private.create_private_table(
+            owner=alice, preset="classic-block", players=2, teams=False, target=50, public=False
+        )
+        private.seat_computer(table_id=table.pk, owner=alice, number=1, level="easy")
+        return Table.objects.get(pk=table.pk)
+
+    table = await database_sync_to_async(play_against_the_computer)()
+    assert table.status == Table.Status.PLAYING
+    lobby = await connect(alice)
+    assert await no_frame_of(lobby, "matched")
+    await lobby.disconnect()
