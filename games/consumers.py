@@ -28,7 +28,7 @@ from games.cache import cache
 from games.engine import action_from_json
 from games.frames import Frame, move_frames
 from games.models import Game
-from games.services import broadcast, timers
+from games.services import broadcast, live, timers
 from games.signals import table_socket_closed, table_socket_opened
 from games.sockets import JsonSocket, socket_language
 
@@ -83,6 +83,7 @@ class TableConsumer(JsonSocket):
     facts: dict[str, Any]
     spectators: int = 0
     humans: frozenset[int]
+    seat_info: selectors.SeatInfo
     has_computers: bool = False
     language: str
 
@@ -131,7 +132,7 @@ class TableConsumer(JsonSocket):
         self.game_id = None if game is None else game.pk
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.guest_key = guest_key or ""
-        info = selectors.seat_info(seats)
+        info = self.seat_info = selectors.seat_info(seats)
         self.humans = info.humans
         self.has_computers = bool(info.computers)
         with translation.override(self.language):
@@ -253,7 +254,10 @@ class TableConsumer(JsonSocket):
         frames = selectors.sync_frames(
             game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans
         )
-        return frames, game.seq
+        seq = game.seq
+        # The next move here need not read the game again (games.services.live).
+        live.remember(game, self.seat_info)
+        return frames, seq
 
     # -- group messages (sent by games.services.broadcast) ----------------------
 

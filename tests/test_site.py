@@ -184,3 +184,19 @@ def test_production_refuses_a_missing_secret_key() -> None:
 
 def test_compiled_french_catalogue_is_committed() -> None:
     assert (ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.mo").stat().st_size > 0
+
+
+@pytest.mark.parametrize(("value", "frozen"), [(None, True), ("0", False)])
+def test_a_web_process_freezes_what_it_loaded_at_start(value: str | None, frozen: bool) -> None:
+    """config/asgi.py moves the start-up heap out of the collector's reach
+    (SERVER_GC_FREEZE, docs/deploy.md)."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "SERVER_GC_FREEZE"}}
+    if value is not None:
+        env["SERVER_GC_FREEZE"] = value
+    env.update(DJANGO_SETTINGS_MODULE="config.settings.local", DOMINOES_AI_CORE="python")
+    code = "import gc, config.asgi; print(gc.get_freeze_count())"
+    output = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    ).stdout
+    count = int(output.strip().splitlines()[-1])
+    assert (count > 10_000) is frozen

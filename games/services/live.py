@@ -11,7 +11,10 @@ nothing, and the entry is dropped. Seats do not change once a game has
 started (a guest who signs up keeps their seat and stays a person).
 
 An entry is taken out while a move uses it (two threads never share one)
-and put back only after the move's transaction commits.
+and put back only after the move's transaction commits. A table socket that
+reads a live game to send its state offers it too (``remember``): after a
+restart, every player's socket reconnects and reads its game anyway, and the
+first moves then find it here instead of reading it a second time.
 """
 
 from __future__ import annotations
@@ -62,6 +65,22 @@ def keep(entry: LiveGame) -> None:
         _games.move_to_end(entry.game.pk)
         while len(_games) > MAX_GAMES:
             _games.popitem(last=False)
+
+
+def remember(game: Game, seats: selectors.SeatInfo) -> None:
+    """Keep ``game`` (just read, with its table) if it is being played and
+    newer than what this process has; the write of the next move still
+    checks it against the stored ``seq``."""
+    table = game.table
+    if game.state is None or game.finished or table.status != Table.Status.PLAYING:
+        return
+    with _lock:
+        current = _games.get(game.pk)
+        if current is not None and current.seq >= game.seq:
+            return
+    state = selectors.game_state(game)
+    if state is not None:
+        keep(LiveGame(game, table, state, seats))
 
 
 def forget(game_id: int) -> None:

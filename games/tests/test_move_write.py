@@ -194,3 +194,24 @@ def test_game_finished_receivers_see_the_game_as_stored(sent) -> None:
         game_finished.disconnect(receiver)
     game.refresh_from_db()
     assert seen == [(2, game.chain, game.state)]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_that_reads_a_live_game_keeps_it_for_the_first_move() -> None:
+    """After a restart every socket reads its game to send the state: the
+    first move then finds it kept instead of reading it again."""
+    from channels.db import database_sync_to_async
+
+    from games.tests.sockets import Socket, new_session
+    from games.tests.test_consumers import seated_pair
+
+    table_id, game_id, (p0, p1), _ = await seated_pair()
+    live.clear()  # as in a process that has just started
+    watcher = Socket(table_id, session_key=await new_session())
+    await watcher.connect()
+    kept = live.take(game_id)
+    assert kept is not None and kept.table.pk == table_id
+    assert kept.seq == (await database_sync_to_async(Game.objects.get)(pk=game_id)).seq
+    assert kept.seats.humans == frozenset({0, 1})
+    for sock in (watcher, p0, p1):
+        await sock.close()
