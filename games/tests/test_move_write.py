@@ -210,7 +210,8 @@ async def test_a_socket_that_reads_a_live_game_keeps_it_for_the_first_move() -> 
     watcher = Socket(table_id, session_key=await new_session())
     await watcher.connect()
     kept = live.take(game_id)
-    assert kept is not None and kept.table.pk == table_id
+    assert kept is not None
+    assert kept.table.pk == table_id
     assert kept.seq == (await database_sync_to_async(Game.objects.get)(pk=game_id)).seq
     assert kept.seats.humans == frozenset({0, 1})
     for sock in (watcher, p0, p1):
