@@ -165,7 +165,9 @@ class Run:
                     if sent_at is not None and self.in_window(sent_at):
                         self.latencies.append(now - sent_at)
                     if sent_at is not None and self.trace is not None:
-                        self.trace.append((time.time() - (now - sent_at), round((now - sent_at) * 1000, 2), table.id))
+                        self.trace.append(
+                            (time.time() - (now - sent_at), round((now - sent_at) * 1000, 2), table.id)
+                        )
                     if first:
                         table.pending.discard(seq - 1)
                         for old in [key for key in table.sent if key < seq - 8]:

@@ -31,7 +31,10 @@ Scenarios (``--only`` picks some; every one is bounded by the flags):
 Prints connections held, moves per second, move-to-broadcast latency
 p50/p99/max (ms), server CPU per move, errors, for each run, and the site's
 ratios to the yardstick. ``--json FILE`` writes the summary that other
-programs read (docs/performance.md, "JSON output").
+programs read (docs/performance.md, "JSON output"). ``--trace DIR`` writes
+each run's every latency sample, warm-up included (``{"window": [start, end],
+"samples": [[wall clock of the send, ms, table], ...]}``), to find when the
+slow moves happened (bench/trace_summary.py prints them).
 """
 
 from __future__ import annotations
@@ -666,7 +669,9 @@ def main() -> int:
         "--profile", default="", help="py-spy the saturation runs' server processes into this directory"
     )
     parser.add_argument(
-        "--trace", default="", help="write every latency sample (send time, ms, table) of each run into this directory"
+        "--trace",
+        default="",
+        help="write every latency sample (send time, ms, table) of each run into this directory",
     )
     parser.add_argument(
         "--json", default="", help="write the summary (paced, saturate, machine) to this file"
