@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-
-import trace_summary  # noqa: E402
+from bench import trace_summary
 
 
 def test_a_stall_shows_as_the_slices_whose_slowest_move_was_over_the_bound(tmp_path: Path) -> None:
