@@ -34,7 +34,8 @@ ratios to the yardstick. ``--json FILE`` writes the summary that other
 programs read (docs/performance.md, "JSON output"). ``--trace DIR`` writes
 each run's every latency sample, warm-up included (``{"window": [start, end],
 "samples": [[wall clock of the send, ms, table], ...]}``), to find when the
-slow moves happened (bench/trace_summary.py prints them).
+slow moves happened (bench/trace_summary.py prints them); bench/gc_log logs
+the garbage collector's pauses of a server run with it.
 """
 
 from __future__ import annotations

@@ -18,3 +18,20 @@ def test_a_stall_shows_as_the_slices_whose_slowest_move_was_over_the_bound(tmp_p
     assert text.splitlines()[0] == f"{path.name}: window +1.0..+4.0 s, 103 samples"
     assert text.splitlines()[1].split() == ["+2.0:300", "+2.2:120"]
     assert "none over the bound" in trace_summary.summary(path, over_ms=400)
+
+
+def test_the_collector_log_records_full_collections(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    log = tmp_path / "gc.log"
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "bench" / "gc_log"),
+        "GC_LOG": str(log),
+    }
+    subprocess.run([sys.executable, "-c", "import gc; gc.collect(); gc.collect()"], env=env, check=True)
+    lines = log.read_text().splitlines()
+    assert len([line for line in lines if line.split()[1] == "gen2"]) >= 2
+    assert all(line.split()[2].endswith("ms") for line in lines)
