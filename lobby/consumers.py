@@ -119,22 +119,30 @@ class LobbyConsumer(JsonSocket):
             await self.send_error("login_required", _("Log in to play ranked games."))
             return
         if "room" in content:
-            await self._queue_room(content.get("room"), mode)
+            if not await self._in_game():
+                await self._queue_room(content.get("room"), mode)
             return
         if not isinstance(mode, str) or mode not in RANKED_MODES:
             await self.send_error("bad_mode", _("Unknown ranked mode."))
             return
-        table = await database_sync_to_async(selectors.live_ranked_table)(self.user_id)
-        if table is not None:
-            await self.send_error(
-                "in_game", _("Finish your ranked game first."), url=reverse("games:table", args=[table.pk])
-            )
+        if await self._in_game():
             return
         entry = await database_sync_to_async(self._join)(mode)
         await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
         # Match at once when possible; the periodic tick widens the windows later.
         await database_sync_to_async(services.run_matcher)()
         await database_sync_to_async(services.broadcast_counts)()
+
+    async def _in_game(self) -> bool:
+        """Refuse a queue (``in_game``, with the table's address) to a member
+        whose ranked or room game is still on: one game at a time."""
+        table = await database_sync_to_async(selectors.table_to_resume)(self.user_id)
+        if table is None:
+            return False
+        await self.send_error(
+            "in_game", _("Finish your game first."), url=reverse("games:table", args=[table.pk])
+        )
+        return True
 
     async def _queue_room(self, room: Any, mode: Any) -> None:
         """``{"type": "queue", "room": slug, "mode": key}``: the room's queue

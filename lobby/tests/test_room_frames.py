@@ -107,3 +107,27 @@ async def test_a_private_game_is_not_resumed() -> None:
     lobby = await connect(alice)
     assert await no_frame_of(lobby, "matched")
     await lobby.disconnect()
+
+
+async def test_a_member_whose_game_is_on_cannot_queue_again() -> None:
+    """One game at a time: a room game being played refuses both queues, as a
+    ranked game does (lobby/tests/test_lobby.py), and the refusal points to it."""
+    alice, bob = await member("alice"), await member("bob")
+
+    def start() -> Table:
+        table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
+        room_tables.join_table(table_id=table.pk, user=bob)
+        return table
+
+    table = await database_sync_to_async(start)()
+    lobby = await connect(alice)
+    await receive_type(lobby, "matched")  # sent back to it
+    for frame in (
+        {"type": "queue", "room": "passport", "mode": "duel-block"},
+        {"type": "queue", "mode": "duel-block"},
+    ):
+        await lobby.send_json_to(frame)
+        refused = await receive_type(lobby, "error")
+        assert (refused["code"], refused["url"]) == ("in_game", f"/table/{table.pk}/")
+    assert await no_frame_of(lobby, "queued")
+    await lobby.disconnect()
