@@ -197,11 +197,11 @@ def decoded_frames(message: Mapping[str, Any]) -> list[Frame]:
 
 
 def _message(
-    seq: int, frames: list[Frame], table: Mapping[str, Any], *, snapshot: bool = False
+    seq: int, texts: list[str], table: Mapping[str, Any], *, snapshot: bool = False
 ) -> dict[str, Any]:
-    # A snapshot (game start, abort) is sent even to a socket already at ``seq``.
-    texts = encode_frames(frames)
-    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": texts, "table": dict(table), "snapshot": snapshot}
+    """A ``table.frames`` message of encoded frames (``encode_frames``).
+    A snapshot (game start, abort) is sent even to a socket already at ``seq``."""
+    return {"type": FRAMES_MESSAGE, "seq": seq, "frames": texts, "table": table, "snapshot": snapshot}
 
 
 def move_frames_by_viewer(
@@ -228,16 +228,7 @@ def move_messages(
     """The message of each viewer's group for move ``seq`` (``frames``:
     ``move_frames_by_viewer``); ``table``: the live table facts."""
     facts = dict(table)
-    return {
-        viewer_group(table_id, viewer): {
-            "type": FRAMES_MESSAGE,
-            "seq": seq,
-            "frames": texts,
-            "table": facts,
-            "snapshot": False,
-        }
-        for viewer, texts in frames.items()
-    }
+    return {viewer_group(table_id, viewer): _message(seq, texts, facts) for viewer, texts in frames.items()}
 
 
 def send_messages(messages: Mapping[str, dict[str, Any]]) -> None:
@@ -276,7 +267,12 @@ def broadcast_snapshot(
     messages = [
         (
             viewer_group(table_id, viewer),
-            _message(seq, snapshot_frames(seq, state, viewer, humans, chain=chain), table, snapshot=True),
+            _message(
+                seq,
+                encode_frames(snapshot_frames(seq, state, viewer, humans, chain=chain)),
+                dict(table),
+                snapshot=True,
+            ),
         )
         for viewer in _viewers(state.rules.players)
     ]

@@ -41,14 +41,20 @@ def move_at(game: Game, django_capture_on_commit_callbacks, index: int = 0) -> s
         return services.play_move(game_id=game.pk, seat=state.to_move, action=action, expected_seq=game.seq)
 
 
+def kept_entry(game: Game) -> live.LiveGame:
+    """This process's entry of ``game``, taken out (put it back with ``live.keep``)."""
+    kept = live.take(game.pk)
+    assert kept is not None
+    return kept
+
+
 @pytest.mark.django_db
 def test_the_process_keeps_the_game_after_a_move_and_a_move_made_elsewhere_is_found_out(
     django_capture_on_commit_callbacks, sent
 ) -> None:
     game = fresh_game()
     move_at(game, django_capture_on_commit_callbacks)
-    kept = live.take(game.pk)
-    assert kept is not None
+    kept = kept_entry(game)
     assert kept.seq == 1
     # Another process plays move 2: this process's entry stays at move 1.
     stale = replace(kept, game=Game.objects.select_related("table").get(pk=game.pk))
@@ -76,8 +82,7 @@ def test_an_abort_made_elsewhere_refuses_the_next_move_of_a_kept_game(
 ) -> None:
     game = fresh_game()
     move_at(game, django_capture_on_commit_callbacks)
-    kept = live.take(game.pk)
-    assert kept is not None
+    kept = kept_entry(game)
     with django_capture_on_commit_callbacks(execute=True):
         assert services.abort_game(game_id=game.pk)
     live.keep(kept)  # as if the abort had been made by another process
@@ -100,8 +105,7 @@ def test_a_move_carries_the_stored_draw_offers_not_the_kept_ones(
     # the game this process kept still says there is none.
     with django_capture_on_commit_callbacks(execute=True):
         services.offer_draw(game_id=game.pk, seat=2)
-    kept = live.take(game.pk)
-    assert kept is not None
+    kept = kept_entry(game)
     assert kept.game.draw_offers == []
     live.keep(kept)
     outcome = move_at(game, django_capture_on_commit_callbacks)
@@ -118,8 +122,7 @@ def test_a_refused_move_leaves_the_kept_game_as_it_was(django_capture_on_commit_
     action = next(a for a in legal_actions(state))
     with pytest.raises(services.NotYourTurn):
         services.play_move(game_id=game.pk, seat=other, action=replace(action, seat=other), expected_seq=1)
-    kept = live.take(game.pk)
-    assert kept is not None
+    kept = kept_entry(game)
     assert kept.seq == 1
 
 
