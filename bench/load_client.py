@@ -21,6 +21,7 @@ spec = {"mode": "saturate"|"paced"|"hold", "duration": s, "warmup": s,
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import sys
@@ -62,6 +63,40 @@ class Seat:
     last_sent: tuple[dict[str, Any], int] | None = None
 
 
+class CollectorWatch:
+    """Every garbage collection of this process: (wall clock at its start, ms, generation).
+
+    The load generator's own pauses delay the frames it timestamps, so a
+    pause here reads as a slow server: they are reported beside the
+    latencies (``client_gc``) and written into the trace.
+    """
+
+    def __init__(self) -> None:
+        self.collections: list[tuple[float, float, int]] = []
+        self._started = 0.0
+        self._started_wall = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started, self._started_wall = time.perf_counter(), time.time()
+        else:
+            ms = (time.perf_counter() - self._started) * 1000
+            self.collections.append((self._started_wall, round(ms, 2), info["generation"]))
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def report(self, window_wall: tuple[float, float]) -> dict[str, Any]:
+        inside = [ms for wall, ms, _gen in self.collections if window_wall[0] <= wall <= window_wall[1]]
+        return {
+            "collections": [sum(1 for *_rest, gen in self.collections if gen == g) for g in range(3)],
+            "max_ms": max((ms for _wall, ms, _gen in self.collections), default=0.0),
+            "in_window": len(inside),
+            "max_in_window_ms": max(inside, default=0.0),
+        }
+
+
 class Run:
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
@@ -97,7 +132,9 @@ class Run:
         self.pings = 0
         self.pongs = 0
         self.window = (float("inf"), float("inf"))
+        self.window_wall = (float("inf"), float("inf"))
         self.tasks: list[asyncio.Task] = []
+        self.collector = CollectorWatch()
 
     def in_window(self, now: float) -> bool:
         return self.window[0] <= now < self.window[1]
@@ -296,9 +333,17 @@ class Run:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         lat = sorted(self.latencies)
+        self.collector.stop()
         if self.trace is not None:
             with open(self.spec["trace"], "w") as out:
-                json.dump({"window": self.window_wall, "samples": self.trace}, out)
+                json.dump(
+                    {
+                        "window": self.window_wall,
+                        "samples": self.trace,
+                        "client_gc": self.collector.collections,
+                    },
+                    out,
+                )
         computer = sorted(self.computer_latencies)
 
         def pct(p: float, values: list[float] | None = None) -> float | None:
@@ -335,6 +380,7 @@ class Run:
             "app_pings": self.pings,
             "app_pongs": self.pongs,
             "computer_events": self.computer_events,
+            "client_gc": self.collector.report(self.window_wall),
         }
 
 

@@ -2,7 +2,9 @@
 
 For each run's file: the measured window, then every 200 ms slice of send
 times (from the first move, warm-up included) whose slowest move took over
-``--over`` ms, as ``+seconds: ms``. A stall of the whole process shows as a
+``--over`` ms, as ``+seconds: ms``; then the load generator's own garbage collections of
+10 ms or more (``gc +seconds: ms/generation``), which delay the frames it
+timestamps. A stall of the whole process shows as a
 run of slices whose latency falls by 200 ms from one to the next (the moves
 waiting behind it); a slow table alone, as one slice.
 
@@ -16,6 +18,7 @@ import json
 from pathlib import Path
 
 SLICE_S = 0.2
+CLIENT_GC_MS = 10
 
 
 def summary(path: Path, over_ms: float) -> str:
@@ -32,7 +35,13 @@ def summary(path: Path, over_ms: float) -> str:
     slow = " ".join(
         f"+{index * SLICE_S:.1f}:{ms:.0f}" for index, ms in sorted(slowest.items()) if ms > over_ms
     )
-    return f"{path.name}: window +{start:.1f}..+{end:.1f} s, {len(samples)} samples\n  {slow or 'none over the bound'}"
+    text = f"{path.name}: window +{start:.1f}..+{end:.1f} s, {len(samples)} samples\n  {slow or 'none over the bound'}"
+    pauses = " ".join(
+        f"+{wall - first:.1f}:{ms:.0f}/{gen}"
+        for wall, ms, gen in data.get("client_gc", [])
+        if ms >= CLIENT_GC_MS and wall >= first
+    )
+    return text + (f"\n  load generator's collections: {pauses}" if pauses else "")
 
 
 def main() -> None:

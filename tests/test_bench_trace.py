@@ -35,3 +35,37 @@ def test_the_collector_log_records_full_collections(tmp_path: Path) -> None:
     lines = log.read_text().splitlines()
     assert len([line for line in lines if line.split()[1] == "gen2"]) >= 2
     assert all(line.split()[2].endswith("ms") for line in lines)
+
+
+def test_the_load_generators_own_collections_are_listed_after_the_slow_slices(tmp_path: Path) -> None:
+    start = 1000.0
+    samples = [[start + i * 0.05, 10.0, 0] for i in range(100)]
+    client_gc = [[start + 1.5, 4.0, 0], [start + 2.0, 12.5, 1], [start + 3.25, 48.0, 2]]
+    path = tmp_path / "relay-paced-uvicorn-x1-150.json"
+    path.write_text(json.dumps({"window": [start, start + 5.0], "samples": samples, "client_gc": client_gc}))
+    lines = trace_summary.summary(path, over_ms=50).splitlines()
+    # Collections under 10 ms are left out.
+    assert lines[2].split(": ", 1) == ["  load generator's collections", "+2.0:12/1 +3.2:48/2"]
+
+
+def test_the_load_generator_reports_its_collections_and_those_of_the_window() -> None:
+    import gc
+    import time
+
+    from bench.load_client import CollectorWatch
+
+    watch = CollectorWatch()
+    try:
+        gc.collect()
+        begin = time.time()
+        gc.collect()
+        gc.collect(0)
+        end = time.time()
+    finally:
+        watch.stop()
+    report = watch.report((begin, end))
+    assert report["collections"][2] >= 2 and report["collections"][0] >= 1
+    assert report["in_window"] >= 2  # the second full one and the young one (others may run too)
+    assert report["max_ms"] >= report["max_in_window_ms"] >= 0
+    gc.collect()
+    assert len(watch.collections) == sum(report["collections"])  # stopped: nothing more recorded
