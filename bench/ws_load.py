@@ -55,6 +55,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import machine  # noqa: E402
 from tests.support.stack import (  # noqa: E402
     Stack,
     claim_redis_db,
@@ -172,7 +173,14 @@ class Bench:
                         "seat": entry["seat"],
                     }
                 )
-        full_spec = {"mode": mode, "duration": duration, "warmup": self.args.warmup, "seats": seats, **spec}
+        full_spec = {
+            "mode": mode,
+            "duration": duration,
+            "warmup": self.args.warmup,
+            "seats": seats,
+            "client_gc": self.args.client_gc,
+            **spec,
+        }
         if self.args.trace:
             Path(self.args.trace).mkdir(parents=True, exist_ok=True)
             name = f"{label}-{server}-{len(tables)}".replace(" ", "-")
@@ -690,6 +698,13 @@ def main() -> int:
     parser.add_argument("--worker-concurrency", type=int, default=2)
     parser.add_argument("--connect-concurrency", type=int, default=8)
     parser.add_argument(
+        "--client-gc",
+        choices=("off", "on"),
+        default="off",
+        help="the load generator's garbage collector while the moves run: off (its heap "
+        "frozen once connected, as timeit does, so its own pauses are not timed) or on",
+    )
+    parser.add_argument(
         "--postgres-url",
         default=os.environ.get("TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"),
     )
@@ -703,9 +718,11 @@ def main() -> int:
         print("ws_load skipped: " + "; ".join(problems))
         return 0
     load = os.getloadavg()
+    probe, cpu_before = machine.probe_ms(), machine.cpu_times()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S')} {platform.node()}, {os.cpu_count()} cores, "
-        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; Python {platform.python_version()}",
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; Python {platform.python_version()}; "
+        f"speed probe {probe} ms (bench/machine.py)",
         flush=True,
     )
     bench = Bench(args)
@@ -715,6 +732,8 @@ def main() -> int:
             getattr(bench, name.strip())()
     finally:
         bench.close()
+    probe_end, steal = machine.probe_ms(), machine.steal_pct(cpu_before, machine.cpu_times())
+    print(f"\nspeed probe at the end {probe_end} ms; CPU stolen by the host over the run: {steal} %", flush=True)
     if args.json:
         summary = {
             **bench.summary,
@@ -726,6 +745,9 @@ def main() -> int:
                     "%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - (time.perf_counter() - started))
                 ),
                 "python": platform.python_version(),
+                "probe_ms": probe,
+                "probe_ms_end": probe_end,
+                "steal_pct": steal,
             },
             "layer": args.layer,
         }
