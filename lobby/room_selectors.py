@@ -13,7 +13,7 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Sum
 from django.utils import timezone
 
-from games.models import Seat, Table
+from games.models import Seat
 from games.selectors import seat_names
 from lobby import chips, rooms
 from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable
@@ -156,17 +156,6 @@ def weekly_winners(*, limit: int = 20, now: datetime.datetime | None = None) -> 
         get_user_model().objects.filter(pk__in=[row["user_id"] for row in rows]).values_list("pk", "username")
     )
     return [Winner(username=names[row["user_id"]], won=row["won"]) for row in rows]
-
-
-def live_room_table(user_id: int) -> Table | None:
-    """The member's room table waiting or being played, newest first."""
-    return (
-        Table.objects.filter(
-            kind=Table.Kind.ROOM, status__in=[Table.Status.WAITING, Table.Status.PLAYING], seats__user_id=user_id
-        )
-        .order_by("-created_at")
-        .first()
-    )
 
 
 @dataclass(frozen=True)
