@@ -251,12 +251,13 @@ class TableConsumer(JsonSocket):
                 self.facts = selectors.table_facts(game.table, game)
             return [empty], 0
         self.facts = selectors.table_facts(game.table, game)
+        state = selectors.game_state(game)  # decoded once, for the frames and the live store
         frames = selectors.sync_frames(
-            game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans
+            game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans, state=state
         )
         seq = game.seq
         # The next move here need not read the game again (games.services.live).
-        live.remember(game, self.seat_info)
+        live.remember(game, self.seat_info, state)
         return frames, seq
 
     # -- group messages (sent by games.services.broadcast) ----------------------

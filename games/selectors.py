@@ -119,12 +119,16 @@ def rebuild_state(game: Game, *, upto: int | None = None) -> State:
 SYNC_REPLAY_LIMIT = 60
 
 
-def sync_frames(game: Game, *, after: int, viewer: int | None, humans: Iterable[int]) -> list[Frame]:
+def sync_frames(
+    game: Game, *, after: int, viewer: int | None, humans: Iterable[int], state: State | None = None
+) -> list[Frame]:
     """A viewer's catch-up after event ``after``: the missed events (as they
     were sent) then the current state; or only the current state when
-    nothing is missed, ``after`` is unknown or too far behind."""
+    nothing is missed, ``after`` is unknown or too far behind. ``state``:
+    ``game_state(game)`` if the caller has it already."""
     humans = frozenset(humans)
-    state = game_state(game)
+    if state is None:
+        state = game_state(game)
     if state is None:
         return []
     head = chain.head(game)

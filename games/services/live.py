@@ -67,10 +67,11 @@ def keep(entry: LiveGame) -> None:
             _games.popitem(last=False)
 
 
-def remember(game: Game, seats: selectors.SeatInfo) -> None:
+def remember(game: Game, seats: selectors.SeatInfo, state: State | None = None) -> None:
     """Keep ``game`` (just read, with its table) if it is being played and
     newer than what this process has; the write of the next move still
-    checks it against the stored ``seq``."""
+    checks it against the stored ``seq``. ``state``: the game's state if the
+    caller has already decoded it."""
     table = game.table
     if game.state is None or game.finished or table.status != Table.Status.PLAYING:
         return
@@ -78,7 +79,8 @@ def remember(game: Game, seats: selectors.SeatInfo) -> None:
         current = _games.get(game.pk)
         if current is not None and current.seq >= game.seq:
             return
-    state = selectors.game_state(game)
+    if state is None:
+        state = selectors.game_state(game)
     if state is not None:
         keep(LiveGame(game, table, state, seats))
 

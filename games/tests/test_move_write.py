@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from unittest.mock import patch
 
 import pytest
 from django.db import connection
@@ -211,7 +212,9 @@ async def test_a_socket_that_reads_a_live_game_keeps_it_for_the_first_move() -> 
     table_id, game_id, (p0, p1), _ = await seated_pair()
     live.clear()  # as in a process that has just started
     watcher = Socket(table_id, session_key=await new_session())
-    await watcher.connect()
+    with patch("games.selectors.load_state", wraps=selectors.load_state) as decode:
+        await watcher.connect()
+    assert decode.call_count == 1  # the frames and the kept game share one decoded state
     kept = live.take(game_id)
     assert kept is not None
     assert kept.table.pk == table_id
