@@ -154,6 +154,15 @@ def chromium_path() -> str:
     return path
 
 
+@pytest.fixture(scope="session")
+def gettext_tools() -> None:
+    """GNU gettext's programs, which ``makemessages`` runs (.ci/run installs them)."""
+    import shutil
+
+    if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
+        _missing("GNU gettext", "xgettext not found (apt-get install -y gettext)", "REQUIRE_SERVICES")
+
+
 @pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[object]:
     """Headless Debian Chromium driven by Playwright (never a downloaded one).

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import ast
 import gettext
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,9 +86,38 @@ def read_po(path: Path) -> list[Entry]:
 
 def test_the_project_has_french_catalogues() -> None:
     names = {str(path.relative_to(ROOT)) for path in CATALOGUES}
-    for app in ("locale", "games/locale", "accounts/locale", "rules_guide/locale"):
+    for app in ("locale", "games/locale", "accounts/locale", "lobby/locale", "rules_guide/locale"):
         assert f"{app}/fr/LC_MESSAGES/django.po" in names
-    assert "games/locale/fr/LC_MESSAGES/djangojs.po" in names
+    for app in ("games/locale", "lobby/locale"):
+        assert f"{app}/fr/LC_MESSAGES/djangojs.po" in names
+
+
+@pytest.mark.usefixtures("gettext_tools")
+def test_make_messages_finds_every_text_translated_in_its_apps_catalogue(tmp_path: Path) -> None:
+    """``make messages`` run on the sources changes no translation: every text
+    of the code and templates is in the catalogue of the app it lives in
+    (an app without a locale directory of its own would send its texts,
+    untranslated, to the project's catalogue), and has its French text."""
+    copy = tmp_path / "site"
+    shutil.copytree(
+        ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", "staticfiles", "node_modules", "__pycache__")
+    )
+    for domain in ("django", "djangojs"):
+        subprocess.run(
+            [sys.executable, "manage.py", "makemessages", "-l", "fr", "-d", domain, "--ignore=.venv"],
+            cwd=copy,
+            check=True,
+            capture_output=True,
+        )
+    problems = []
+    for po in sorted(copy.glob("**/locale/fr/LC_MESSAGES/*.po")):
+        where = po.relative_to(copy)
+        if not (ROOT / where).exists():
+            problems.append(f"{where}: a new catalogue")
+        for e in read_po(po):
+            if e.fuzzy or not e.texts or not all(e.texts.values()):
+                problems.append(f"{where}:{e.line} {e.msgid!r}")
+    assert not problems, "texts make messages would leave untranslated:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("po", CATALOGUES, ids=lambda path: str(path.relative_to(ROOT)))
