@@ -10,6 +10,7 @@ under REQUIRE_SERVICES=1 (or REQUIRE_BROWSER=1 for Chromium), where it fails.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -157,8 +158,6 @@ def chromium_path() -> str:
 @pytest.fixture(scope="session")
 def gettext_tools() -> None:
     """GNU gettext's programs, which ``makemessages`` runs (.ci/run installs them)."""
-    import shutil
-
     if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
         _missing("GNU gettext", "xgettext not found (apt-get install -y gettext)", "REQUIRE_SERVICES")
 

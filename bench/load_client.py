@@ -296,21 +296,9 @@ class Run:
         except ConnectionClosed:
             pass
 
-    async def main(self) -> dict[str, Any]:
-        gate = asyncio.Semaphore(int(self.spec.get("connect_concurrency", 50)))
-        started = time.perf_counter()
-        await asyncio.gather(*(self.open_seat(seat, gate) for seat in self.seats))
-        connect_s = time.perf_counter() - started
-        # Moves start once everyone is connected (connections and moves
-        # share the server's database thread: measure them apart).
-        if self.spec.get("client_gc", "off") == "off":
-            # A collection here delays every frame this process timestamps
-            # (at 1,600 sockets, up to 85 ms), and would be read as the
-            # server's: what is connected is frozen and the collector waits
-            # until the moves are over (as timeit does around what it times).
-            gc.collect()
-            gc.freeze()
-            gc.disable()
+    async def play_moves(self) -> None:
+        """Every seat moves through the warm-up and the measured window, then
+        the last moves are given time to come back."""
         base = time.perf_counter()
         for index, table in enumerate(self.tables.values()):
             table.next_due = base + self.period * index / max(1, len(self.tables))
@@ -330,8 +318,27 @@ class Run:
         # No new moves; give the last ones time to come back.
         self.sending = False
         await asyncio.sleep(float(self.spec.get("grace", 2)))
-        gc.enable()
-        gc.unfreeze()
+
+    async def main(self) -> dict[str, Any]:
+        gate = asyncio.Semaphore(int(self.spec.get("connect_concurrency", 50)))
+        started = time.perf_counter()
+        await asyncio.gather(*(self.open_seat(seat, gate) for seat in self.seats))
+        connect_s = time.perf_counter() - started
+        # Moves start once everyone is connected (connections and moves
+        # share the server's database thread: measure them apart).
+        collector_off = self.spec.get("client_gc", "off") == "off"
+        if collector_off:
+            # A collection here delays every frame this process timestamps
+            # (at 1,600 sockets, up to 85 ms), and would be read as the
+            # server's: the collector waits until the moves are over (as
+            # timeit does around what it times).
+            gc.disable()
+        try:
+            await self.play_moves()
+        finally:
+            if collector_off:
+                gc.enable()
+        duration = float(self.spec.get("duration", 10))
         held = sum(1 for seat in self.seats if seat.open)
         lost = sum(len(table.pending) for table in self.tables.values())
         self.closing = True

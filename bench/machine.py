@@ -38,8 +38,9 @@ def cpu_times(text: str | None = None) -> tuple[int, int] | None:
             text = PROC_STAT.read_text()
         except OSError:
             return None
-    fields = text.splitlines()[0].split()
-    if fields[0] != "cpu" or len(fields) < 9:
+    lines = text.splitlines()
+    fields = lines[0].split() if lines else []
+    if len(fields) < 9 or fields[0] != "cpu":
         return None
     # user nice system idle iowait irq softirq steal [guest guest_nice]: guest
     # time is already counted in user and nice.

@@ -3,8 +3,8 @@
 For each run's file: the measured window, then every 200 ms slice of send
 times (from the first move, warm-up included) whose slowest move took over
 ``--over`` ms, as ``+seconds: ms``; then the load generator's own garbage collections of
-10 ms or more (``gc +seconds: ms/generation``), which delay the frames it
-timestamps. A stall of the whole process shows as a
+10 ms or more (``load generator's collections: +seconds: ms/generation``),
+which delay the frames it timestamps. A stall of the whole process shows as a
 run of slices whose latency falls by 200 ms from one to the next (the moves
 waiting behind it); a slow table alone, as one slice.
 

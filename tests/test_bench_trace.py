@@ -40,11 +40,11 @@ def test_the_collector_log_records_full_collections(tmp_path: Path) -> None:
 def test_the_load_generators_own_collections_are_listed_after_the_slow_slices(tmp_path: Path) -> None:
     start = 1000.0
     samples = [[start + i * 0.05, 10.0, 0] for i in range(100)]
-    client_gc = [[start + 1.5, 4.0, 0], [start + 2.0, 12.5, 1], [start + 3.25, 48.0, 2]]
+    # (one before the first move is left out, as are those under 10 ms)
+    client_gc = [[start - 1.0, 30.0, 2], [start + 1.5, 4.0, 0], [start + 2.0, 12.5, 1], [start + 3.25, 48.0, 2]]
     path = tmp_path / "relay-paced-uvicorn-x1-150.json"
     path.write_text(json.dumps({"window": [start, start + 5.0], "samples": samples, "client_gc": client_gc}))
     lines = trace_summary.summary(path, over_ms=50).splitlines()
-    # Collections under 10 ms are left out.
     assert lines[2].split(": ", 1) == ["  load generator's collections", "+2.0:12/1 +3.2:48/2"]
 
 
@@ -67,7 +67,6 @@ def test_the_load_generator_reports_its_collections_and_those_of_the_window() ->
     assert report["collections"][2] >= 2
     assert report["collections"][0] >= 1
     assert report["in_window"] >= 2  # the second full one and the young one (others may run too)
-    assert report["max_ms"] >= report["max_in_window_ms"] >= 0
     gc.collect()
     assert len(watch.collections) == sum(report["collections"])  # stopped: nothing more recorded
 
@@ -84,3 +83,4 @@ def test_the_machine_facts_of_a_run() -> None:
     assert machine.steal_pct(before, after) == 10.53
     assert machine.steal_pct(before, None) is None
     assert machine.cpu_times("intr 1 2 3\n") is None
+    assert machine.cpu_times("") is None
