@@ -338,9 +338,13 @@ def test_the_home_page_offers_one_tap_games_and_a_custom_one(client: Client) -> 
 
 
 @pytest.mark.parametrize("key", QUICK)
-def test_each_quick_start_starts_its_game_at_once(client: Client, key: str) -> None:
+def test_each_quick_start_starts_its_game_at_once(
+    client: Client, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from games.modes import RANKED_MODES
 
+    # A fixed deal: about one block duel in 200 is over at the deal (the next test).
+    monkeypatch.setattr("games.services.tables.new_seed", lambda: "quick-start-deal")
     html = client.get("/").content.decode()
     response = client.post("/play/computer/", quick_form(html, key))
     table = Table.objects.get()
@@ -350,6 +354,28 @@ def test_each_quick_start_starts_its_game_at_once(client: Client, key: str) -> N
     assert table.game.preset == mode.preset
     assert table.game.rules["players"] == mode.players
     assert bool(table.game.rules.get("teams")) == mode.teams
+
+
+def test_a_block_duel_dealt_so_that_nobody_can_follow_the_opening_is_over_at_once(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a boneyard, a deal where neither hand can follow the opening
+    double ends the round, blocked, before anyone moves: the game is shown
+    over, scored as the rules say."""
+    from games import selectors
+
+    monkeypatch.setattr("games.services.tables.new_seed", lambda: "blocked-deal-254")
+    html = client.get("/").content.decode()
+    response = client.post("/play/computer/", quick_form(html, "duel-block"))
+    table = Table.objects.get()
+    assert response["Location"] == f"/table/{table.pk}/"
+    assert table.status == Table.Status.FINISHED
+    state = selectors.game_state(table.game)
+    assert state is not None
+    assert state.game_over
+    assert state.round_result is not None
+    assert state.round_result.blocked
+    assert client.get(response["Location"]).status_code == 200
 
 
 def test_quick_starts_use_the_last_level(client: Client) -> None:
