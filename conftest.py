@@ -128,6 +128,24 @@ def _missing(what: str, reason: str, flag: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, whose connections left open by other
+    threads (the sockets' database threads keep theirs: CONN_MAX_AGE) are
+    closed on PostgreSQL before it is dropped; else the drop fails and the
+    database is left behind."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
+@pytest.fixture(scope="session")
 def postgres_url() -> str:
     """URL of a PostgreSQL server that answers (TEST_POSTGRES_URL)."""
     url = services.postgres_url()
