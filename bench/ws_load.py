@@ -701,8 +701,8 @@ def main() -> int:
         "--client-gc",
         choices=("off", "on"),
         default="off",
-        help="the load generator's garbage collector while the moves run: off (its heap "
-        "frozen once connected, as timeit does, so its own pauses are not timed) or on",
+        help="the load generator's garbage collector while the moves run: off (as timeit "
+        "does, so that its own pauses are not timed) or on",
     )
     parser.add_argument(
         "--postgres-url",

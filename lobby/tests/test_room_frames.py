@@ -18,6 +18,13 @@ from lobby.tests.test_lobby import connect, member, receive_type
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 
+def room_duel(alice, bob) -> Table:
+    """A duel of the Passport room that alice opened and bob joined: being played."""
+    table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
+    room_tables.join_table(table_id=table.pk, user=bob)
+    return table
+
+
 async def no_frame_of(communicator, kind: str, quiet: float = 0.5) -> bool:
     """True if no frame of ``kind`` arrives until the socket is quiet."""
     while not await communicator.receive_nothing(timeout=quiet):
@@ -29,12 +36,7 @@ async def no_frame_of(communicator, kind: str, quiet: float = 0.5) -> bool:
 async def test_the_table_socket_hears_the_settlement_once_it_is_stored() -> None:
     alice, bob = await member("alice"), await member("bob")
 
-    def start() -> Table:
-        table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
-        room_tables.join_table(table_id=table.pk, user=bob)
-        return table
-
-    table = await database_sync_to_async(start)()
+    table = await database_sync_to_async(room_duel)(alice, bob)
     watcher = Socket(table.pk, session_key=await database_sync_to_async(new_session_key)())
     assert (await watcher.connect())["type"] == "state"
 
@@ -114,12 +116,7 @@ async def test_a_member_whose_game_is_on_cannot_queue_again() -> None:
     ranked game does (lobby/tests/test_lobby.py), and the refusal points to it."""
     alice, bob = await member("alice"), await member("bob")
 
-    def start() -> Table:
-        table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=50)
-        room_tables.join_table(table_id=table.pk, user=bob)
-        return table
-
-    table = await database_sync_to_async(start)()
+    table = await database_sync_to_async(room_duel)(alice, bob)
     lobby = await connect(alice)
     await receive_type(lobby, "matched")  # sent back to it
     for frame in (
