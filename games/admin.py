@@ -5,15 +5,27 @@ The move log is the truth of every game (a game is its seed plus its moves):
 moves are shown, never added, changed or deleted here. A game's own fields
 are read-only for the same reason; to stop a live game, use the action
 "Abort the selected live games", which goes through games.services like any
-other change (the players are told, nothing is rated)."""
+other change (the players are told, nothing is rated).
+
+Nothing here shows what nobody may see during a game, nor any credential
+(docs/fair-play.md, "What the staff sees"): the seed, the server seed and
+the cached state (every hand) are never shown; a drawn tile only once the
+game's seed is published (games.fairness.is_published: finished, not
+aborted); a guest's key and a socket's session key (a session key is a
+login: sent as the session cookie, it is the guest's seat) never. Nor can
+a list be filtered by any of them (``?seed__startswith=4`` would give the
+seed away one digit at a time): such an address answers 400."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -21,7 +33,57 @@ from games import services
 from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class HidesSecrets(admin.ModelAdmin):
+    """``secret_fields`` are never shown (the admin's subclasses leave them
+    out of every list and form) and no list may be filtered by them."""
+
+    secret_fields: frozenset[str] = frozenset()
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.secret_fields:
+            return False
+        return bool(super().lookup_allowed(lookup, value, request))
+
+
+def published(prefix: str = "") -> ExpressionWrapper:
+    """Whether the game (``prefix``: the path to it, e.g. ``"game__"``) has its
+    seed published: the query form of games.fairness.is_published."""
+    return ExpressionWrapper(
+        Q(
+            **{
+                f"{prefix}finished_at__isnull": False,
+                f"{prefix}table__status": Table.Status.FINISHED,
+                f"{prefix}state__isnull": False,
+            }
+        ),
+        output_field=BooleanField(),
+    )
+
+
+# What every viewer saw live of a move (games.frames.event_frame): a play's
+# tile and end, who acted for the seat, how a computer chose, who agreed.
+PUBLIC_PAYLOAD = frozenset({"end", "by", "computer", "seats"})
+
+
+def shown_payload(move: Move, *, is_published: bool) -> str:
+    """A move's payload as the admin shows it: whole once the game's seed is
+    published; before that, only its public part (a drawn tile is the
+    drawer's alone)."""
+    payload = move.payload or {}
+    if is_published:
+        return json.dumps(payload)
+    public = {
+        key: value
+        for key, value in payload.items()
+        if key in PUBLIC_PAYLOAD or (key == "tile" and move.kind == Move.Kind.PLAY)
+    }
+    text = json.dumps(public)
+    if len(public) < len(payload):
+        text += " · " + gettext("the rest is hidden until the game is over")
+    return text
+
+
+class ReadOnlyAdmin(HidesSecrets):
     """Shown, never written."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -37,16 +99,25 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ("number", "user", "guest_key", "level", "name")
+    # Not the guest's key: it is their session key, a login to their seat.
+    fields = ("number", "sitter", "user", "level", "name")
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    @admin.display(description=_("sits there"))
+    def sitter(self, seat: Seat) -> str:
+        if seat.level:
+            return gettext("Computer")
+        if seat.user_id is not None:
+            return gettext("Member")
+        return gettext("Guest") if seat.guest_key else pgettext("seat", "Open seat")
+
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(HidesSecrets):
     list_display = ("id", "kind", "mode", "status", "public", "created_by", "created_at", "finished_at")
     list_filter = ("status", "kind", "public", "mode")
     search_fields = ("=id", "created_by__username", "seats__user__username")
@@ -63,10 +134,21 @@ class TableAdmin(admin.ModelAdmin):
         return False  # deleting a table would delete its game's move log
 
 
-class MoveInline(admin.TabularInline):
+class ShowsPayload:
+    """The ``payload`` column of moves: their public part while the game is live."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Move]:
+        return super().get_queryset(request).annotate(published=published("game__"))  # type: ignore[misc]
+
+    @admin.display(description=_("payload"))
+    def payload_shown(self, move: Move) -> str:
+        return shown_payload(move, is_published=bool(getattr(move, "published", False)))
+
+
+class MoveInline(ShowsPayload, admin.TabularInline):
     model = Move
     extra = 0
-    fields = ("seq", "seat", "kind", "payload", "chain", "created_at")
+    fields = ("seq", "seat", "kind", "payload_shown", "chain", "created_at")
     readonly_fields = fields
     can_delete = False
     ordering = ("seq",)
@@ -89,6 +171,7 @@ class GameAdmin(ReadOnlyAdmin):
     # The seed (and the cached state, which holds it and every hand) stays
     # out of the admin's pages: a game is dealt from a secret.
     exclude = ("seed", "server_seed", "state")
+    secret_fields = frozenset(exclude)
     inlines = [MoveInline]
     actions = ["abort_live_games"]
 
@@ -110,18 +193,34 @@ class GameAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdmin):
+class MoveAdmin(ShowsPayload, ReadOnlyAdmin):
     list_display = ("game", "seq", "seat", "kind", "created_at")
     list_filter = ("kind",)
     search_fields = ("=game__id", "=game__table__id")
     list_select_related = ("game",)
     ordering = ("-game_id", "seq")
+    fields = ("game", "seq", "seat", "kind", "payload_shown", "chain", "created_at")
+    readonly_fields = fields
+    secret_fields = frozenset({"payload"})
 
 
 @admin.register(GameReview)
 class GameReviewAdmin(ReadOnlyAdmin):
     list_display = ("game", "status", "created_at", "finished_at")
     list_filter = ("status",)
+    fields = ("game", "status", "data_shown", "created_at", "started_at", "finished_at")
+    readonly_fields = fields
+    # A review reads every hand: only of a game whose seed is published.
+    secret_fields = frozenset({"data"})
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[GameReview]:
+        return super().get_queryset(request).annotate(published=published("game__"))
+
+    @admin.display(description=_("data"))
+    def data_shown(self, review: GameReview) -> str:
+        if not getattr(review, "published", False):
+            return gettext("hidden until the game is over")
+        return json.dumps(review.data)
 
 
 @admin.register(StandIn)
@@ -130,5 +229,8 @@ class StandInAdmin(admin.ModelAdmin):
 
 
 @admin.register(Presence)
-class PresenceAdmin(admin.ModelAdmin):
+class PresenceAdmin(HidesSecrets):
     list_display = ("channel_name", "user", "table_id", "seat", "seen_at")
+    # A guest's session key is their login: never shown, never written here.
+    exclude = ("session_key",)
+    secret_fields = frozenset(exclude)

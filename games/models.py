@@ -234,7 +234,9 @@ class Presence(models.Model):
         indexes = [models.Index(fields=["table_id", "seat"], name="presence_by_seat")]
 
     def __str__(self) -> str:
-        return f"{self.user or self.session_key or 'anonymous'} @ {self.channel_name}"
+        # Never the session key: it is a login (the admin shows this text).
+        who = self.user or ("guest" if self.session_key else "anonymous")
+        return f"{who} @ {self.channel_name}"
 
     @property
     def visitor(self) -> str:
