@@ -236,4 +236,5 @@ def announce_rating_changes(*, record: RatedGame) -> None:
         players=len(changes),
         frame=frame,
         table=game_selectors.table_facts(table, game),
+        after=game.seq,
     )

@@ -301,6 +301,10 @@ class TableConsumer(JsonSocket):
         return True
 
     async def table_notice(self, message: dict[str, Any]) -> None:
+        after = message.get("after")
+        if isinstance(after, int) and after > self.sent_seq:
+            # The news of an event this socket has not sent yet: that event first.
+            await self._send_sync(self.sent_seq)
         frame = message["frame"]
         if frame.get("type") == "spectators":
             self.spectators = frame["count"]

@@ -259,6 +259,7 @@ def _announce(table_id: int, user_ids: list[int]) -> None:
             players=Seat.objects.filter(table=table).count(),
             frame=room_selectors.settlement_frame(room_table),
             table=game_selectors.table_facts(table, table.game),
+            after=table.game.seq,  # after the game's end on every socket
         )
     except Exception:
         logger.exception("could not announce the settlement of room table %s", table_id)

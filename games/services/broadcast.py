@@ -289,8 +289,15 @@ async def send_notice(
     await _send_batch([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])
 
 
-def broadcast_notice(*, table_id: int, players: int, frame: Frame, table: Mapping[str, Any]) -> None:
+def broadcast_notice(
+    *, table_id: int, players: int, frame: Frame, table: Mapping[str, Any], after: int | None = None
+) -> None:
     """A frame that holds no hidden tile, the same for every viewer (a draw
-    offer, the spectator count)."""
-    message = {"type": NOTICE_MESSAGE, "frame": frame, "table": dict(table)}
+    offer, the spectator count). ``after``: the news of an event (a game's
+    end, at its last ``seq``): a socket that has not sent that event yet
+    (its broadcast comes from another process, or was lost) catches up from
+    the move log first, so the notice never comes before what it follows."""
+    message: dict[str, Any] = {"type": NOTICE_MESSAGE, "frame": frame, "table": dict(table)}
+    if after is not None:
+        message["after"] = after
     _send([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])

@@ -311,7 +311,7 @@ def _record(
             with transaction.atomic():
                 written = _write(locked, fields, move, presence_since=None)
                 written_into_game(written)
-                finish_game(game=game, table=table, state=new_state, now=now, result=result)
+                finish_game(game=game, table=table, state=new_state, now=now, result=result, announce=False)
         else:
             written = _write(locked, fields, move, presence_since=presence_since)
             written_into_game(written)
@@ -336,6 +336,10 @@ def _record(
         broadcast.send_messages(messages)
 
     transaction.on_commit(committed)
+    if new_state.game_over:
+        # After the move's broadcast: what game_finished's receivers announce
+        # (the ratings, a room's settlement) comes after the game_over frames.
+        announce_finished(game=game, table=table)
     return outcome
 
 
@@ -367,11 +371,15 @@ def finish_game(
     now: Any = None,
     result: dict[str, Any] | None = None,
     save_game: bool = False,
+    announce: bool = True,
 ) -> None:
     """Close a game that the engine says is over: result, winner, table
     status (saved); ``games.signals.game_finished`` is sent after the
-    commit. Called by the services inside their transaction; the game row
-    itself is saved by the caller (or here with ``save_game``)."""
+    commit (with ``announce``; a caller that broadcasts the end itself
+    calls ``announce_finished`` after queueing its broadcast, so that the
+    receivers' news follows the game_over frames). Called by the services
+    inside their transaction; the game row itself is saved by the caller
+    (or here with ``save_game``)."""
     now = now or timezone.now()
     game.result = finish_result(state) if result is None else result
     game.winner = state.winner
@@ -381,6 +389,13 @@ def finish_game(
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
+    if announce:
+        announce_finished(game=game, table=table)
+
+
+def announce_finished(*, game: Game, table: Table) -> None:
+    """Send ``games.signals.game_finished`` after the commit, behind the
+    after-commit work queued before it (on_commit runs in order)."""
     transaction.on_commit(lambda: game_finished.send(sender=Game, game=game, table=table))
 
 
@@ -536,6 +551,7 @@ __all__ = [
     "DrawOffer",
     "Outcome",
     "abort_game",
+    "announce_finished",
     "finish_game",
     "offer_draw",
     "play_move",

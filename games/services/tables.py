@@ -165,7 +165,7 @@ def start_game(*, table: Table) -> Game:
             # from the first tile (about 1 duel in 120): the game ends at once.
             from .play import finish_game
 
-            finish_game(game=game, table=locked_table, state=state)
+            finish_game(game=game, table=locked_table, state=state, announce=False)
             game.save(update_fields=["result", "winner", "finished_at"])
         info = selectors.seat_info(seats)
         facts = selectors.table_facts(locked_table, game)
@@ -176,6 +176,10 @@ def start_game(*, table: Table) -> Game:
                 table_id=table_id, seq=seq, state=state, humans=info.humans, table=facts, chain=head
             )
         )
+        if state.game_over:
+            from .play import announce_finished
+
+            announce_finished(game=game, table=locked_table)  # after the snapshot that shows the end
     return game
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
+from games import selectors as game_selectors
 from games import services as game_services
-from games.models import Table
+from games.engine import Play, legal_actions
+from games.models import Game, Table
 from games.tests.sockets import Socket, new_session_key
 from lobby import private, room_selectors, room_tables
 from lobby.models import RoomTable
@@ -128,3 +130,95 @@ async def test_a_member_whose_game_is_on_cannot_queue_again() -> None:
         assert (refused["code"], refused["url"]) == ("in_game", f"/table/{table.pk}/")
     assert await no_frame_of(lobby, "queued")
     await lobby.disconnect()
+
+
+def play_some(game_id: int, moves: int = 4) -> None:
+    """A few tiles laid: a game really played, not one given up at the deal."""
+    for _ in range(moves):
+        game = Game.objects.get(pk=game_id)
+        state = game_selectors.game_state(game)
+        if state is None or state.to_move is None:
+            break
+        actions = legal_actions(state)
+        action = next((a for a in actions if isinstance(a, Play)), actions[0])
+        game_services.play_move(game_id=game_id, seat=state.to_move, action=action, expected_seq=game.seq)
+
+
+def play_then_resign(game_id: int) -> None:
+    play_some(game_id)
+    game_services.resign(game_id=game_id, seat=0)
+
+
+async def frames_until(socket: Socket, kind: str) -> list[str]:
+    """The types of the frames the socket receives, up to the first ``kind``."""
+    await socket.until(kind)
+    return [frame["type"] for frame in socket.frames]
+
+
+async def test_the_settlement_is_announced_after_the_game_over() -> None:
+    """What the table hears comes in the order it happened: the move that
+    ended the game (its event, state and game_over), then the settlement of
+    the chips it paid (docs/protocol.md, "Order of the announcements")."""
+    alice, bob = await member("alice"), await member("bob")
+    table = await database_sync_to_async(room_duel)(alice, bob)
+    watcher = Socket(table.pk, session_key=await database_sync_to_async(new_session_key)())
+    assert (await watcher.connect())["type"] == "state"
+
+    await database_sync_to_async(play_then_resign)(table.game.pk)
+    kinds = await frames_until(watcher, "settlement")
+    assert "game_over" in kinds, kinds
+    assert kinds.index("game_over") < kinds.index("settlement"), kinds
+    await watcher.close()
+
+
+async def test_a_settlement_that_outruns_the_game_over_waits_for_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a broker the settlement is a task of another process: its notice
+    may reach the layer before the game's own broadcast does (or that one is
+    lost). The socket then sends the game's end first, from the move log."""
+    from games.services import broadcast as table_broadcast
+
+    alice, bob = await member("alice"), await member("bob")
+    table = await database_sync_to_async(room_duel)(alice, bob)
+    watcher = Socket(table.pk, session_key=await database_sync_to_async(new_session_key)())
+    assert (await watcher.connect())["type"] == "state"
+
+    await database_sync_to_async(play_some)(table.game.pk)
+    await watcher.until("state", seq=await database_sync_to_async(lambda: Game.objects.get(pk=table.game.pk).seq)())
+    held: list[dict] = []
+    send = table_broadcast.send_messages
+    monkeypatch.setattr(table_broadcast, "send_messages", held.append)
+    await database_sync_to_async(game_services.resign)(game_id=table.game.pk, seat=0)
+    assert len(held) == 1, "the resignation's broadcast was held back"
+    kinds = await frames_until(watcher, "settlement")
+    assert "game_over" in kinds, kinds
+    assert kinds.index("game_over") < kinds.index("settlement"), kinds
+    # The game's broadcast, arriving late, is not sent twice.
+    monkeypatch.setattr(table_broadcast, "send_messages", send)
+    for messages in held:
+        send(messages)
+    assert await no_frame_of(watcher.communicator, "game_over")
+    await watcher.close()
+
+
+async def test_the_game_over_is_queued_before_the_news_of_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the process that ended the game, its frames are handed to the layer
+    before anything game_finished's receivers announce (on_commit order)."""
+    from games.services import broadcast as table_broadcast
+
+    alice, bob = await member("alice"), await member("bob")
+    table = await database_sync_to_async(room_duel)(alice, bob)
+    await database_sync_to_async(play_some)(table.game.pk)
+    sent: list[str] = []
+    send = table_broadcast._send
+
+    def record(messages):
+        message = messages[0][1]
+        if message["type"] == table_broadcast.NOTICE_MESSAGE:
+            sent.append(message["frame"]["type"])
+        else:
+            sent.extend(frame["type"] for frame in table_broadcast.decoded_frames(message))
+        send(messages)
+
+    monkeypatch.setattr(table_broadcast, "_send", record)
+    await database_sync_to_async(game_services.resign)(game_id=table.game.pk, seat=0)
+    assert sent.index("game_over") < sent.index("settlement"), sent
