@@ -12,7 +12,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 
 def _database_answers() -> bool:
@@ -58,8 +58,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": status == 200, **checks}, status=status)
 
 
-@require_GET
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
     """/favicon.ico, asked for by browsers where a page names no icon: the
-    site's icon (static/favicon.svg, named by every page of base.html)."""
+    site's icon (static/favicon.svg, named by every page of base.html).
+    GET or HEAD (crawlers and link checkers ask with HEAD)."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -74,3 +74,8 @@ def test_every_page_names_an_icon_that_is_served(client, path: str) -> None:
     redirect = client.get("/favicon.ico")
     assert redirect.status_code == 301
     assert redirect["Location"] == icon[1]
+    # Asked with HEAD (crawlers, link checkers): the same answer, not 405.
+    head = client.head("/favicon.ico")
+    assert head.status_code == 301
+    assert head["Location"] == icon[1]
+    assert client.post("/favicon.ico").status_code == 405
