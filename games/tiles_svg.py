@@ -1,6 +1,8 @@
 """SVG drawing of a domino tile, shared by the pages rendered on the server
-(rules guide, replays). ``static/js/tiles.js`` draws the same markup in the
-browser for the live table; keep the two in step."""
+(rules guide, replays, live previews). ``static/js/tiles.js`` draws the same
+picture in the browser for the live table (whole shapes in each tile, which
+the table's CSS styles per tile: a playable tile's edge); keep the two in
+step: the same sizes, pip layout and classes."""
 
 from __future__ import annotations
 
@@ -19,33 +21,70 @@ PIP_LAYOUT: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-def _pips(number: int, dx: int, dy: int) -> SafeString:
-    return format_html_join(
-        "", '<circle cx="{}" cy="{}" r="9"/>', ((x + dx, y + dy) for x, y in PIP_LAYOUT[number])
+# The shapes every tile shares, drawn once per page (``tile_symbols``, in
+# templates/base.html) and referenced by each tile with <use>: a tile is 4
+# elements (its <svg>, the frame, one <use> per half with pips) instead of up
+# to 16, which took the rules guide from 6,843 elements to about 4,000
+# (docs/architecture.md, "Tiles").
+FRAME_ID = {False: "tile-frame-h", True: "tile-frame-v"}
+
+
+def pips_id(number: int) -> str:
+    return f"tile-pips-{number}"
+
+
+def tile_symbols() -> SafeString:
+    """The hidden <svg> that holds the shared shapes: the frame of a tile
+    lying and standing (face and divider), and the pips of each number in a
+    100 x 100 half. Styled by the site's CSS (``.tile-face``, ``.tile-divider``,
+    ``.tile-pips circle``) where it is drawn."""
+    frames = format_html(
+        '<g id="{}"><rect x="2" y="2" width="196" height="96" rx="14" class="tile-face"/>'
+        '<line x1="100" y1="12" x2="100" y2="88" class="tile-divider"/></g>'
+        '<g id="{}"><rect x="2" y="2" width="96" height="196" rx="14" class="tile-face"/>'
+        '<line x1="12" y1="100" x2="88" y2="100" class="tile-divider"/></g>',
+        FRAME_ID[False],
+        FRAME_ID[True],
+    )
+    pips = format_html_join(
+        "",
+        '<g id="{}" class="tile-pips">{}</g>',
+        (
+            (pips_id(number), format_html_join("", '<circle cx="{}" cy="{}" r="9"/>', layout))
+            for number, layout in PIP_LAYOUT.items()
+            if layout
+        ),
+    )
+    return format_html(
+        '<svg class="tile-symbols" aria-hidden="true" focusable="false" width="0" height="0"'
+        ' style="position:absolute;overflow:hidden"><defs>{}{}</defs></svg>',
+        frames,
+        pips,
     )
 
 
+def _half(number: int, dx: int, dy: int) -> SafeString:
+    if not PIP_LAYOUT[number]:
+        return mark_safe("")  # a blank half: the frame alone
+    offset = format_html(' x="{}"', dx) if dx else format_html(' y="{}"', dy) if dy else ""
+    return format_html('<use href="#{}"{}/>', pips_id(number), offset)
+
+
 def tile_svg(a: int, b: int, *, vertical: bool = False, label: str = "") -> SafeString:
-    """An accessible SVG of the tile a|b: ``a`` on the left (or top)."""
+    """An accessible SVG of the tile a|b: ``a`` on the left (or top). It draws
+    with the shapes of ``tile_symbols``, which the page must hold (every page
+    of templates/base.html does)."""
     if not (0 <= a <= 6 and 0 <= b <= 6):
         raise ValueError(f"not a double-six tile: {a}-{b}")
     width, height = (100, 200) if vertical else (200, 100)
     second = (0, 100) if vertical else (100, 0)
-    divider = (
-        mark_safe('<line x1="12" y1="100" x2="88" y2="100" class="tile-divider"/>')
-        if vertical
-        else mark_safe('<line x1="100" y1="12" x2="100" y2="88" class="tile-divider"/>')
-    )
     return format_html(
         '<svg class="tile-svg" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">'
-        '<rect x="2" y="2" width="{iw}" height="{ih}" rx="14" class="tile-face"/>{divider}'
-        '<g class="tile-pips">{p1}{p2}</g></svg>',
+        '<use href="#{frame}"/>{p1}{p2}</svg>',
         w=width,
         h=height,
-        iw=width - 4,
-        ih=height - 4,
         label=label or f"{a}-{b}",
-        divider=divider,
-        p1=_pips(a, 0, 0),
-        p2=_pips(b, *second),
+        frame=FRAME_ID[vertical],
+        p1=_half(a, 0, 0),
+        p2=_half(b, *second),
     )

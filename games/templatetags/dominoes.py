@@ -7,7 +7,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from games.tiles_svg import tile_svg
+from games.tiles_svg import tile_svg, tile_symbols
 
 register = template.Library()
 
@@ -26,6 +26,12 @@ def tile(a: int, b: int, cross: bool = False, vertical: bool = False) -> SafeStr
         max(a, b),
         tile_svg(a, b, vertical=vertical or cross),
     )
+
+
+@register.simple_tag
+def tile_shapes() -> SafeString:
+    """The shapes every tile of the page draws with (templates/base.html, once)."""
+    return tile_symbols()
 
 
 @register.inclusion_tag("games/_line.html")

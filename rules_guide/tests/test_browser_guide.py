@@ -43,8 +43,24 @@ def test_guide_tiles_render(browser, site_server, locale: str, viewport: dict[st
         # Tiles in closed <details> (the move lists) take no room; every other one has a real size.
         assert len(visible) > 50
         assert all(width >= 8 and height >= 8 for width, height in visible)
-        # A tile's SVG draws its pips: the double six of the set shows 12 circles.
-        assert page.locator('.set-grid [data-tile="6-6"] circle').count() == 12
+        # A tile's SVG draws its pips from the page's shared shapes: the double
+        # six of the set uses the six pips twice, and they are drawn (a real box,
+        # the second half below the first), in the pips' colour.
+        drawn = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.set-grid [data-tile="6-6"] use')).map(use => {
+                const box = use.getBoundingClientRect();
+                return [use.getAttribute('href'), box.width, box.height, box.top];
+            })"""
+        )
+        assert [href for href, *_box in drawn] == ["#tile-frame-v", "#tile-pips-6", "#tile-pips-6"]
+        (_f, *_frame), (_a, width_a, height_a, top_a), (_b, width_b, height_b, top_b) = drawn
+        assert min(width_a, height_a, width_b, height_b) > 4 and top_b > top_a
+        pip = page.evaluate("getComputedStyle(document.querySelector('#tile-pips-6 circle')).fill")
+        face = page.evaluate("getComputedStyle(document.querySelector('#tile-frame-v .tile-face')).fill")
+        assert pip != face and pip not in ("none", "")
+        # The page is light: its elements, counted as the browser holds them
+        # (6,843 when each tile drew its own pips; docs/architecture.md, "Tiles").
+        assert page.evaluate("document.getElementsByTagName('*').length") < 4300
         # The page does not overflow sideways on a phone: wide tables scroll inside their box.
         overflow = page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth"

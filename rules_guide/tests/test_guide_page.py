@@ -295,3 +295,35 @@ def test_the_verify_command_shown_exists(client: Client) -> None:
     module = VERIFY_COMMAND.split()[-1]
     assert VERIFY_COMMAND.startswith("python -m ")
     assert importlib.util.find_spec(module) is not None
+
+
+def test_the_page_is_light_and_every_tile_draws_from_the_shared_shapes(client: Client) -> None:
+    """The guide's 459 tiles drew their own pips: 6,843 elements in all
+    (docs/architecture.md, "Tiles"). Each tile now references the page's
+    shared shapes: its <svg>, its frame and one <use> per half with pips."""
+    from games.tiles_svg import PIP_LAYOUT
+
+    tree, _html = get_page(client, "en")
+    elements = sum(1 for node in tree.iter() if node.tag != "#root")
+    assert elements < 4300, elements
+    (shapes,) = tree.find_all(lambda node: node.tag == "svg" and node.attrs.get("class") == "tile-symbols")
+    defined = {node.attrs["id"] for node in shapes.iter() if "id" in node.attrs}
+    assert defined == {"tile-frame-h", "tile-frame-v"} | {f"tile-pips-{n}" for n in range(1, 7)}
+    for number in range(1, 7):
+        pips = shapes.one("g", id=f"tile-pips-{number}")
+        assert len(pips.select("circle")) == number == len(PIP_LAYOUT[number])
+    tiles = tree.select("span", data_tile=True)
+    assert len(tiles) > 400
+    for tile in tiles:
+        low, high = map(int, tile.attrs["data-tile"].split("-"))
+        svg = tile.one("svg")
+        a, b = map(int, svg.attrs["aria-label"].split("-"))
+        assert {a, b} == {low, high}
+        uses = svg.select("use")
+        assert len(list(svg.iter())) - 1 == len(uses) <= 3  # nothing but references
+        assert uses[0].attrs["href"] in ("#tile-frame-h", "#tile-frame-v")
+        vertical = uses[0].attrs["href"] == "#tile-frame-v"
+        halves = [(a, {}), (b, {"y": "100"} if vertical else {"x": "100"})]
+        expected = [(f"#tile-pips-{n}", offset) for n, offset in halves if n]
+        got = [(use.attrs["href"], {k: v for k, v in use.attrs.items() if k in "xy"}) for use in uses[1:]]
+        assert got == expected, (tile.attrs, got)

@@ -1,5 +1,7 @@
-// SVG drawing of a domino tile for the browser, the same markup as
-// games/tiles_svg.py renders on the server. Keep the two in step.
+// SVG drawing of a domino tile for the browser, the same picture as
+// games/tiles_svg.py renders on the server (which references shared shapes
+// with <use>; here each tile holds its own, so that the table's CSS can style
+// one tile's face). Keep the two in step: sizes, pip layout, classes.
 const PIP_LAYOUT = {
   0: [],
   1: [[50, 50]],
