@@ -25,9 +25,8 @@ from django.contrib import admin, messages
 from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games import services
 from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table

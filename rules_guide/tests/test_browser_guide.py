@@ -54,10 +54,12 @@ def test_guide_tiles_render(browser, site_server, locale: str, viewport: dict[st
         )
         assert [href for href, *_box in drawn] == ["#tile-frame-v", "#tile-pips-6", "#tile-pips-6"]
         (_f, *_frame), (_a, width_a, height_a, top_a), (_b, width_b, height_b, top_b) = drawn
-        assert min(width_a, height_a, width_b, height_b) > 4 and top_b > top_a
+        assert min(width_a, height_a, width_b, height_b) > 4
+        assert top_b > top_a
         pip = page.evaluate("getComputedStyle(document.querySelector('#tile-pips-6 circle')).fill")
         face = page.evaluate("getComputedStyle(document.querySelector('#tile-frame-v .tile-face')).fill")
-        assert pip != face and pip not in ("none", "")
+        assert pip != face
+        assert pip not in ("none", "")
         # The page is light: its elements, counted as the browser holds them
         # (6,843 when each tile drew its own pips; docs/architecture.md, "Tiles").
         assert page.evaluate("document.getElementsByTagName('*').length") < 4300
