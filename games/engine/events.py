@@ -72,15 +72,15 @@ class EventKind(StrEnum):
 
 
 TURN_KINDS = frozenset({EventKind.PLAY, EventKind.DRAW, EventKind.PASS})
+_KINDS: dict[str, EventKind] = {str(kind): kind for kind in EventKind}
 # The kinds that are always some seat's doing.
 _SEATED = TURN_KINDS | {EventKind.RESIGN}
 
 
 def _kind(value: object) -> EventKind:
-    try:
-        return EventKind(value)
-    except ValueError:
-        raise ValueError(f"unknown action type {value!r}") from None
+    if isinstance(value, str) and value in _KINDS:
+        return _KINDS[value]
+    raise ValueError(f"unknown action type {value!r}")
 
 
 def _seat(value: object) -> int | None:
@@ -142,8 +142,10 @@ class Event:
                 raise ValueError("a computer record is an object, on a play, a draw or a pass")
             object.__setattr__(self, "computer", MappingProxyType(dict(self.computer)))
         if self.seats is not None:
-            if kind is not EventKind.AGREE_DRAW or isinstance(self.seats, str | bytes):
+            if kind is not EventKind.AGREE_DRAW:
                 raise ValueError("only an agreed draw lists the seats that offered it")
+            if not isinstance(self.seats, list | tuple):
+                raise ValueError("the seats of an agreed draw are a list")
             seats = tuple(self.seats)
             for number in seats:
                 if _seat(number) is None:
@@ -275,15 +277,11 @@ class Event:
         return data
 
     @classmethod
-    def _decode(cls, kind: object, seat: object, fields: Mapping[str, Any], seats: object) -> Event:
+    def _decode(cls, kind: object, seat: object, fields: Mapping[str, Any], seats: Any) -> Event:
         """Only the fields of the event's kind are read (a row or a file may hold others)."""
         event_kind = _kind(kind)
         tile = fields.get("tile") if event_kind in (EventKind.PLAY, EventKind.DRAW) else None
         end = fields.get("end") if event_kind is EventKind.PLAY else None
         computer = fields.get("computer") if event_kind in TURN_KINDS else None
-        seat_list: tuple[int, ...] | None = None
-        if event_kind is EventKind.AGREE_DRAW and seats is not None:
-            if not isinstance(seats, list | tuple):
-                raise ValueError("the seats of an agreed draw are a list")
-            seat_list = tuple(seats)
+        seat_list = seats if event_kind is EventKind.AGREE_DRAW else None
         return cls(event_kind, _seat(seat), tile, end, fields.get("by") or "", computer, seat_list)

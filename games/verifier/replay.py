@@ -252,6 +252,7 @@ def _check_computer(state: State, frame: Mapping[str, Any], event: Event, seed: 
     except ValueError as error:
         raise Disagreement(f"a computer move that cannot be recomputed: {error}", index=index) from None
     if result.status == "differs":
+        assert result.chosen is not None  # a move that differs is one this code chose
         version = "" if result.version is None else f" version {result.version}"
         raise Disagreement(
             f"the computer ({result.level}{version}) would play {action_to_json(result.chosen)} from its view, "
