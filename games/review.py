@@ -25,7 +25,19 @@ from django.utils.translation import gettext as _
 
 from games import selectors
 from games.analysis import analyse, canonical, distinct_plays, play_key
-from games.engine import Action, Event, PlayerView, State, action_to_json, computer_seed, view_for
+from games.engine import (
+    Action,
+    Draw,
+    End,
+    Event,
+    Play,
+    PlayerView,
+    State,
+    action_from_json,
+    action_to_json,
+    computer_seed,
+    view_for,
+)
 from games.fairness import is_published
 from games.forms import LEVEL_LABELS
 from games.models import Game, GameReview, Move, Seat, Table
@@ -56,13 +68,14 @@ def review_deals() -> int:
 
 def action_text(action: Action | dict[str, Any]) -> str:
     """A move in words, in the active language ("6-4 on the right", "draw", "pass")."""
-    frame = action if isinstance(action, dict) else action_to_json(action)
-    if frame["type"] == "play":
-        tile = "{}-{}".format(*frame["tile"])
-        if frame.get("end") == "right":
+    if isinstance(action, dict):
+        action = action_from_json(action, seat=0)  # a stored review's action: no seat
+    if isinstance(action, Play):
+        tile = "{}-{}".format(*action.tile)
+        if action.end is End.RIGHT:
             return _("%(tile)s on the right") % {"tile": tile}
         return _("%(tile)s on the left") % {"tile": tile}
-    if frame["type"] == "draw":
+    if isinstance(action, Draw):
         return _("draw a tile")
     return _("pass")
 

@@ -105,3 +105,7 @@ def test_the_stored_games_hold_every_kind_of_move() -> None:
     assert any("computer" in payload for *_rest, payload, _head in moves)
     assert any(kind == "next_round" and seat is None for _seq, seat, kind, _payload, _head in moves)
     assert any(kind == "next_round" and seat is not None for _seq, seat, kind, _payload, _head in moves)
+
+
+def test_the_kinds_a_move_row_may_hold_are_the_kinds_of_the_event_type() -> None:
+    assert [value for value, _label in Move.Kind.choices] == [str(kind) for kind in EventKind]
