@@ -54,7 +54,7 @@ check-migrations: install
 
 # mypy --strict on the engine, the computer players and every app's writes and
 # reads (pyproject.toml); import-linter checks the layers (docs/architecture.md).
-TYPED := games/engine games/ai games/services games/selectors.py games/clock.py games/presence.py \
+TYPED := games/engine games/ai games/verifier games/services games/selectors.py games/clock.py games/presence.py \
 	games/locks.py games/sockets.py accounts/services.py accounts/selectors.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py \

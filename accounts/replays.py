@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
 from games import selectors
-from games.engine import Rules, State
+from games.engine import Event, EventKind, Rules, State
 from games.models import Game, Move, Table
 from games.modes import RANKED_MODES
 from games.selectors import seat_names
@@ -40,7 +40,7 @@ class Step:
         }
 
 
-def _tile_text(pair: list[int]) -> str:
+def _tile_text(pair: list[int] | tuple[int, int]) -> str:
     return f"{pair[0]}-{pair[1]}"
 
 
@@ -69,37 +69,28 @@ def _label(state: State, move: Move, names: list[str]) -> str:
     """What ``move`` did, in words; ``state`` is the state after it."""
     seat = move.seat
     name = names[seat] if seat is not None else ""
-    payload = move.payload or {}
-    if move.kind == Move.Kind.PLAY:
+    event = Event.from_row(move.kind, move.seat, move.payload)
+    if event.kind is EventKind.PLAY:
+        assert event.tile is not None
         label = _("%(name)s plays %(tile)s %(end)s.") % {
             "name": name,
-            "tile": _tile_text(payload["tile"]),
-            "end": _("on the left") if payload["end"] == "left" else _("on the right"),
+            "tile": _tile_text(event.tile),
+            "end": _("on the left") if event.end == "left" else _("on the right"),
         }
-    elif move.kind == Move.Kind.DRAW:
-        label = _("%(name)s draws %(tile)s.") % {"name": name, "tile": _tile_text(payload["tile"])}
-    elif move.kind == Move.Kind.PASS:
+    elif event.kind is EventKind.DRAW:
+        assert event.tile is not None  # the site stores every drawn tile
+        label = _("%(name)s draws %(tile)s.") % {"name": name, "tile": _tile_text(event.tile)}
+    elif event.kind is EventKind.PASS:
         label = _("%(name)s passes.") % {"name": name}
-    elif move.kind == Move.Kind.NEXT_ROUND:
+    elif event.kind is EventKind.NEXT_ROUND:
         label = _("Round %(round)s: new deal.") % {"round": state.round}
-    elif move.kind == Move.Kind.AGREE_DRAW:
+    elif event.kind is EventKind.AGREE_DRAW:
         label = _("The players agree to a draw.")
-    elif move.kind == Move.Kind.RESIGN:
-        label = _("%(name)s resigns.") % {"name": name}
     else:
-        label = str(move.kind)
-    if payload.get("by") == "server":
+        label = _("%(name)s resigns.") % {"name": name}
+    if event.by == "server":
         label += " " + _("(the time ran out)")
-    if (
-        state.round_over
-        and state.round_result is not None
-        and move.kind
-        in (
-            Move.Kind.PLAY,
-            Move.Kind.DRAW,
-            Move.Kind.PASS,
-        )
-    ):
+    if state.round_over and state.round_result is not None and event.is_turn:
         label += " " + _round_summary(state, names)
     return label
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.engine.chain import chain_genesis, chain_link
+from games.engine import Event
+from games.engine.chain import chain_genesis, event_link
 from games.models import Game
 
 
@@ -20,13 +21,7 @@ def genesis(commitment: str) -> str:
 def move_link(previous: str, *, seq: int, kind: str, seat: int | None, payload: Mapping[str, Any]) -> str:
     """The head after move ``seq`` (``kind`` by ``seat`` with its stored
     ``payload``), given ``previous``, the head before it."""
-    move: dict[str, Any] = {"seq": seq, "type": str(kind), "seat": seat}
-    if kind == "play":
-        move["tile"] = payload["tile"]
-        move["end"] = payload["end"]
-    if payload.get("by"):
-        move["by"] = payload["by"]
-    return chain_link(previous, move)
+    return event_link(previous, seq, Event.from_row(kind, seat, payload))
 
 
 def head(game: Game) -> str:

@@ -9,7 +9,7 @@
 - ``offer_commitment`` / ``claim_server_seed``: commit-reveal for a member's
   salt. The server draws its seed and shows its commitment on the form
   *before* the member types a salt; the deal then comes from both
-  (``games.engine.verify.salted_seed``), so neither chooses it alone.
+  (``games.engine.salted_seed``), so neither chooses it alone.
 - ``new_seed``: every game's private seed.
 """
 
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import MutableMapping
+from dataclasses import replace
 from typing import Any
 
 from games import chain, signing
-from games.engine import Rules, commit_seed
-from games.engine.verify import FORMAT
+from games.engine import Event, Rules, commit_seed
 from games.models import Game, Move, Seat, Table
+from games.verifier import FORMAT
 
-PLAY_KINDS = (Move.Kind.PLAY, Move.Kind.DRAW, Move.Kind.PASS)
 VERIFY_COMMAND = "python -m games.engine.verify"
 SALT_MAX_LENGTH = 64
 
@@ -44,30 +44,22 @@ def is_published(game: Game) -> bool:
 
 
 def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
-    """One stored move as a verifier action (engine.actions format, with
-    ``seq`` and ``chain``, the hash stored with the move as it was played)."""
-    payload = move.payload or {}
-    frame: dict[str, Any] = {"type": str(move.kind)}
-    if move.seat is not None:
-        frame["seat"] = move.seat
-    if move.kind == Move.Kind.PLAY:
-        frame["tile"] = list(payload["tile"])
-        frame["end"] = payload["end"]
-    elif move.kind == Move.Kind.DRAW and payload.get("tile") is not None:
-        frame["tile"] = list(payload["tile"])  # public once the game is over
-    frame["seq"] = move.seq
-    if payload.get("by"):
-        frame["by"] = payload["by"]
-    if move.kind in PLAY_KINDS and (payload.get("computer") or payload.get("by") == "computer"):
+    """One stored move as a verifier action (the event's replay JSON, with
+    ``seq`` and ``chain``, the hash stored with the move as it was played;
+    a drawn tile is public once the game is over)."""
+    event = Event.from_row(move.kind, move.seat, move.payload)
+    record = None
+    if event.is_turn and (event.computer or event.by == "computer"):
         # A computer's move (or the server's for a person out of time): how it was chosen.
-        recorded = payload.get("computer") or {}
+        recorded = event.computer or {}
         level = recorded.get("level") or levels.get(move.seat if move.seat is not None else -1, "")
         if level:
-            frame["computer"] = {"level": level, "budget_ms": recorded.get("budget_ms")}
+            record = {"level": level, "budget_ms": recorded.get("budget_ms")}
             if recorded.get("version") is not None:
                 # The version of the computer that chose it (games.ai.versions); moves
                 # recorded before versions were have none.
-                frame["computer"]["version"] = recorded["version"]
+                record["version"] = recorded["version"]
+    frame = replace(event, computer=record).to_json(seq=move.seq)
     frame["chain"] = move.chain
     return frame
 

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from games.engine import State, view_for
+from games.engine import Event, EventKind, State, view_for
 
 Frame = dict[str, Any]
-
-PLAY_KINDS = frozenset({"play", "draw", "pass"})
 
 
 def state_frame(seq: int, state: State, viewer: int | None, humans: Collection[int], *, chain: str) -> Frame:
@@ -31,15 +29,17 @@ def state_frame(seq: int, state: State, viewer: int | None, humans: Collection[i
 
 
 def event_frame(seq: int, kind: str, seat: int | None, payload: Mapping[str, Any], viewer: int | None) -> Frame:
+    """The stored move as ``viewer`` sees it (``Event.seen_by``: a drawn tile
+    for the drawer only)."""
+    event = Event.from_row(kind, seat, payload).seen_by(viewer)
     frame: Frame = {"type": "event", "seq": seq, "seat": seat, "action": kind}
-    if kind == "play":
-        frame["tile"] = list(payload["tile"])
-        frame["end"] = payload["end"]
-    elif kind == "draw" and viewer is not None and viewer == seat:
-        frame["tile"] = list(payload["tile"])
-    if payload.get("by"):
+    if event.tile is not None:
+        frame["tile"] = list(event.tile)
+    if event.end is not None:
+        frame["end"] = str(event.end)
+    if event.by:
         # Who acted for the seat: "computer", or "server" (e.g. a timeout).
-        frame["by"] = payload["by"]
+        frame["by"] = event.by
     return frame
 
 
@@ -86,7 +86,7 @@ def move_frames(
     """What a viewer receives for move ``seq``: the event, their new state,
     then ``round_over`` if the move ended the round, ``game_over`` if the game."""
     frames = [event_frame(seq, kind, seat, payload, viewer), state_frame(seq, state, viewer, humans, chain=chain)]
-    if kind in PLAY_KINDS and shows_round_over(state):
+    if EventKind(kind).is_turn and shows_round_over(state):
         frames.append(round_over_frame(seq, state))
     if state.game_over:
         frames.append(game_over_frame(seq, state))

@@ -119,7 +119,7 @@ class Game(models.Model):
     commitment = models.CharField(max_length=64)
     # A member's salt (private tables; games.fairness): the server committed
     # to ``server_seed`` (``commitment`` is then its SHA-256) before the salt
-    # was chosen, and ``seed`` = games.engine.verify.salted_seed(server_seed,
+    # was chosen, and ``seed`` = games.engine.salted_seed(server_seed,
     # salt). Both "" for an unsalted game, whose ``seed`` is the server's.
     server_seed = models.CharField(max_length=128, blank=True, default="")
     salt = models.CharField(max_length=64, blank=True, default="")

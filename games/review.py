@@ -25,8 +25,19 @@ from django.utils.translation import gettext as _
 
 from games import selectors
 from games.analysis import analyse, canonical, distinct_plays, play_key
-from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
-from games.engine.verify import computer_seed
+from games.engine import (
+    Action,
+    Draw,
+    End,
+    Event,
+    Play,
+    PlayerView,
+    State,
+    action_from_json,
+    action_to_json,
+    computer_seed,
+    view_for,
+)
 from games.fairness import is_published
 from games.forms import LEVEL_LABELS
 from games.models import Game, GameReview, Move, Seat, Table
@@ -38,7 +49,6 @@ REVIEW_VERSION = 1
 MISTAKE_POINTS = 2.0
 # How many of the costliest mistakes are highlighted.
 BIGGEST = 3
-PLAY_KINDS = (Move.Kind.PLAY, Move.Kind.DRAW, Move.Kind.PASS)
 
 
 def review_budget_ms() -> float:
@@ -58,13 +68,14 @@ def review_deals() -> int:
 
 def action_text(action: Action | dict[str, Any]) -> str:
     """A move in words, in the active language ("6-4 on the right", "draw", "pass")."""
-    frame = action if isinstance(action, dict) else action_to_json(action)
-    if frame["type"] == "play":
-        tile = "{}-{}".format(*frame["tile"])
-        if frame.get("end") == "right":
+    if isinstance(action, dict):
+        action = action_from_json(action, seat=0)  # a stored review's action: no seat
+    if isinstance(action, Play):
+        tile = "{}-{}".format(*action.tile)
+        if action.end is End.RIGHT:
             return _("%(tile)s on the right") % {"tile": tile}
         return _("%(tile)s on the left") % {"tile": tile}
-    if frame["type"] == "draw":
+    if isinstance(action, Draw):
         return _("draw a tile")
     return _("pass")
 
@@ -80,14 +91,12 @@ def points_text(points: float) -> str:
 # -- the review of a finished game ----------------------------------------------------
 
 
+def _event(move: Move) -> Event:
+    return Event.from_row(move.kind, move.seat, move.payload)
+
+
 def _stored_action(move: Move) -> Action:
-    payload = move.payload or {}
-    seat = move.seat if move.seat is not None else 0
-    if move.kind == Move.Kind.PLAY:
-        return Play(seat, Tile(*payload["tile"]), payload["end"])
-    if move.kind == Move.Kind.DRAW:
-        return Draw(seat)
-    return Pass(seat)
+    return _event(move).action()
 
 
 def check_computer_move(game: Game, move: Move, before: State, level: str) -> dict[str, Any]:
@@ -97,7 +106,7 @@ def check_computer_move(game: Game, move: Move, before: State, level: str) -> di
     code does not run is marked "needs", with the versions that can recompute it)."""
     from games.ai import recompute
 
-    recorded = (move.payload or {}).get("computer") or {}
+    recorded = _event(move).computer or {}
     budget = recorded.get("budget_ms")
     level = recorded.get("level") or level
     seat = move.seat if move.seat is not None else 0
@@ -164,7 +173,7 @@ def review_human_move(game: Game, move: Move, before: State) -> dict[str, Any] |
         "mistake": cost >= MISTAKE_POINTS,
         "options": [{"action": action_to_json(o.action), "points": o.points, "wins": o.wins} for o in analysis.options],
         "deals": analysis.deals,
-        "by": (move.payload or {}).get("by", ""),
+        "by": _event(move).by,
     }
 
 
@@ -177,11 +186,11 @@ def build_review(game: Game) -> dict[str, Any]:
     computer: list[dict[str, Any]] = []
     before: State | None = None
     for move, state in selectors.iter_states(game):
-        if move is not None and before is not None and move.kind in PLAY_KINDS and move.seat is not None:
+        event = None if move is None else _event(move)
+        if move is not None and event is not None and before is not None and event.is_turn and move.seat is not None:
             seat = seats.get(move.seat)
-            payload = move.payload or {}
-            by = payload.get("by", "")
-            level = (payload.get("computer") or {}).get("level") or (seat.level if seat is not None else "")
+            by = event.by
+            level = (event.computer or {}).get("level") or (seat.level if seat is not None else "")
             if seat is not None and (seat.is_computer or by in ("computer", "server")):
                 # A computer's move, or one the server made for a person (a stand-in, a timeout).
                 if level:

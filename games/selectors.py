@@ -3,7 +3,6 @@ and what a viewer may see. Nothing here writes."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,20 +16,7 @@ from django.utils.translation import pgettext
 
 from games import chain
 from games.clock import clock_facts
-from games.engine import (
-    Draw,
-    Pass,
-    Play,
-    Rules,
-    State,
-    Tile,
-    agree_draw,
-    apply_action,
-    load_state,
-    new_game,
-    next_round,
-    resign,
-)
+from games.engine import Event, Rules, State, computer_seed, load_state, new_game
 from games.frames import Frame, move_frames, snapshot_frames
 from games.models import Game, Move, Seat, Table
 
@@ -77,20 +63,7 @@ def game_state(game: Game) -> State | None:
 
 def apply_move(state: State, kind: str, seat: int | None, payload: Mapping[str, Any]) -> State:
     """The state after one stored move (the engine checks it again)."""
-    if kind == Move.Kind.PLAY:
-        tile = payload["tile"]
-        return apply_action(state, Play(seat, Tile(tile[0], tile[1]), payload["end"]))  # type: ignore[arg-type]
-    if kind == Move.Kind.DRAW:
-        return apply_action(state, Draw(seat))  # type: ignore[arg-type]
-    if kind == Move.Kind.PASS:
-        return apply_action(state, Pass(seat))  # type: ignore[arg-type]
-    if kind == Move.Kind.NEXT_ROUND:
-        return next_round(state)
-    if kind == Move.Kind.AGREE_DRAW:
-        return agree_draw(state)
-    if kind == Move.Kind.RESIGN:
-        return resign(state, seat)  # type: ignore[arg-type]
-    raise ValueError(f"unknown move kind {kind!r}")
+    return Event.from_row(kind, seat, payload).apply(state)
 
 
 def iter_states(game: Game, moves: Iterable[Move] | None = None) -> Iterator[tuple[Move | None, State]]:
@@ -267,9 +240,8 @@ def table_object(
 def ai_seed(game: Game, seq: int) -> int:
     """The seed of the computer's decision after event ``seq``: derived from
     the game's private seed, so that anyone holding the published seed can
-    recompute each computer move from its seat's view (issue 9)."""
-    digest = hashlib.sha256(f"dominoes-ai:{game.seed}:{seq}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
+    recompute each computer move from its seat's view (games.engine.computer_seed)."""
+    return computer_seed(game.seed, seq)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from games.engine.verify import sign_replay
+from games.verifier import sign_replay
 
 DERIVATION_LABEL = b"dominoes replay signing key v1"
 
@@ -49,5 +49,5 @@ def public_key_hex() -> str:
 
 
 def sign(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with the site's signature (games.engine.verify.sign_replay)."""
+    """``data`` with the site's signature (games.verifier.sign_replay)."""
     return sign_replay(data, private_key())

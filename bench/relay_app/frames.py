@@ -14,8 +14,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from games.engine import Draw, Pass, Play, apply_action, legal_actions, new_game, rules_for
-from games.engine.chain import chain_genesis, chain_link
+from games.engine import Draw, Event, apply_action, legal_actions, new_game, rules_for
+from games.engine.chain import chain_genesis, event_link
 from games.frames import move_frames, snapshot_frames
 
 Frames = list[dict[str, Any]]
@@ -25,16 +25,6 @@ def bench_rules(players: int = 4):
     """The rules of every bench table: the classic draw game that never ends
     (rounds follow rounds until the run stops)."""
     return replace(rules_for("classic-draw", players=players), target=1_000_000)
-
-
-def _payload(action, before, after) -> dict[str, Any]:
-    if isinstance(action, Play):
-        return {"tile": action.tile.to_list(), "end": str(action.end)}
-    if isinstance(action, Draw):
-        drawn = set(after.hands[action.seat]) - set(before.hands[action.seat])
-        return {"tile": next(iter(drawn)).to_list()}
-    assert isinstance(action, Pass)
-    return {}
 
 
 def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Frames]], dict[Any, Frames]]:
@@ -52,10 +42,11 @@ def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Fra
         after = apply_action(state, action)
         if after.round_over:
             break
-        kind = type(action).__name__.lower()
-        payload = _payload(action, state, after)
+        # The move as the site stores it (games.services.play).
+        event = Event.from_action(action, drawn=state.boneyard[0] if isinstance(action, Draw) else None)
+        kind, _seat, payload = event.to_row()
         seq = len(moves) + 1
-        head = chain_link(head, {"seq": seq, "type": kind, "seat": action.seat, **payload})
+        head = event_link(head, seq, event)
         moves.append(
             {
                 viewer: move_frames(seq, kind, action.seat, payload, after, viewer, humans, chain=head)

@@ -14,8 +14,9 @@ from .actions import (
     actions_from_json,
     actions_to_json,
 )
-from .deal import Seed, commit_seed
+from .deal import Seed, commit_seed, computer_seed, salted_seed
 from .errors import IllegalAction
+from .events import TURN_KINDS, Event, EventKind
 from .game import new_game, next_round, replay
 from .moves import apply_action, legal_actions
 from .records import HistoryEntry, RoundResult
@@ -29,9 +30,12 @@ __all__ = [
     "PRESETS",
     "PRESET_OPTIONS",
     "TILES",
+    "TURN_KINDS",
     "Action",
     "Draw",
     "End",
+    "Event",
+    "EventKind",
     "HistoryEntry",
     "IllegalAction",
     "Pass",
@@ -50,6 +54,7 @@ __all__ = [
     "agree_draw",
     "apply_action",
     "commit_seed",
+    "computer_seed",
     "dump_state",
     "legal_actions",
     "load_state",
@@ -58,5 +63,6 @@ __all__ = [
     "replay",
     "resign",
     "rules_for",
+    "salted_seed",
     "view_for",
 ]

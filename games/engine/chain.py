@@ -5,7 +5,8 @@ Plain Python. The head after move ``n`` is::
     head_0 = SHA-256("dominoes-chain:" + commitment)            (hex)
     head_n = SHA-256(head_{n-1} + ":" + canonical JSON of move n's public part)
 
-The public part of a move is what every viewer saw live: its event number
+The public part of a move is what every viewer saw live
+(``games.engine.events.Event.public``, in its replay JSON): its event number
 ``seq``, its ``type``, the acting ``seat`` (when there is one), the ``tile``
 and ``end`` of a play, and ``by`` (who acted for the seat, when not its
 person). A drawn tile is *not* covered: it is hidden from the other players
@@ -25,7 +26,18 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["CHAIN_PREFIX", "canonical_json", "chain_actions", "chain_entry", "chain_genesis", "chain_link"]
+from .events import Event
+
+__all__ = [
+    "CHAIN_PREFIX",
+    "canonical_json",
+    "chain_actions",
+    "chain_entry",
+    "chain_genesis",
+    "chain_link",
+    "event_entry",
+    "event_link",
+]
 
 CHAIN_PREFIX = "dominoes-chain:"
 
@@ -40,23 +52,26 @@ def chain_genesis(commitment: str) -> str:
     return hashlib.sha256(f"{CHAIN_PREFIX}{commitment}".encode()).hexdigest()
 
 
+def event_entry(seq: int, event: Event) -> dict[str, Any]:
+    """What the chain covers of event ``seq``: its public part, with ``seq``."""
+    return event.public().to_json(seq=seq)
+
+
+def event_link(previous: str, seq: int, event: Event) -> str:
+    """The head after event ``seq``, given the head before it."""
+    return hashlib.sha256(previous.encode() + b":" + canonical_json(event_entry(seq, event))).hexdigest()
+
+
 def chain_entry(move: Mapping[str, Any]) -> dict[str, Any]:
-    """The public part of a move given in the engine's JSON action format
-    (``type``, ``seat``, ``tile``, ``end``) with its ``seq`` and ``by``."""
-    entry: dict[str, Any] = {"seq": move["seq"], "type": move["type"]}
-    if move.get("seat") is not None:
-        entry["seat"] = move["seat"]
-    if move["type"] == "play":
-        entry["tile"] = list(move["tile"])
-        entry["end"] = move["end"]
-    if move.get("by"):
-        entry["by"] = move["by"]
-    return entry
+    """``event_entry`` of a move given as a replay action (``Event.from_json``)
+    with its ``seq``. Raises KeyError without a ``seq``, ValueError for a
+    malformed action."""
+    return event_entry(move["seq"], Event.from_json(move))
 
 
 def chain_link(previous: str, move: Mapping[str, Any]) -> str:
     """The head after ``move`` (see ``chain_entry``), given the head before it."""
-    return hashlib.sha256(previous.encode() + b":" + canonical_json(chain_entry(move))).hexdigest()
+    return event_link(previous, move["seq"], Event.from_json(move))
 
 
 def chain_actions(commitment: str, actions: list[dict[str, Any]]) -> str:

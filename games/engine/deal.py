@@ -26,7 +26,7 @@ import struct
 from .rules import Rules
 from .tiles import DOUBLES_MASK
 
-__all__ = ["Seed", "commit_seed", "deal_hands", "shuffled_order"]
+__all__ = ["Seed", "commit_seed", "computer_seed", "deal_hands", "salted_seed", "shuffled_order"]
 
 Seed = int | str
 
@@ -42,6 +42,26 @@ _BITS = [1 << i for i in range(28)]  # a list: its __getitem__ is the fastest to
 def commit_seed(seed: Seed) -> str:
     """Hex SHA-256 of ``str(seed)`` in UTF-8: published before the first deal."""
     return hashlib.sha256(str(seed).encode("utf-8")).hexdigest()
+
+
+def salted_seed(server_seed: str, salt: str) -> str:
+    """The dealing seed of a salted game: hex SHA-256 of ``server_seed + ":" + salt``.
+
+    The server commits to ``server_seed`` before the member chooses ``salt``,
+    so neither of them chooses the deal alone.
+    """
+    return hashlib.sha256(f"{server_seed}:{salt}".encode()).hexdigest()
+
+
+def computer_seed(seed: Seed, seq: int) -> int:
+    """The seed of the computer's decision taken after event ``seq`` of a game
+    dealt from ``seed``: the first 8 bytes of SHA-256 of
+    ``"dominoes-ai:{seed}:{seq}"``, big-endian. The server derives it here, and
+    so does the verifier: the seed published at the end lets anyone recompute
+    each computer move.
+    """
+    digest = hashlib.sha256(f"dominoes-ai:{seed}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def check_seed(seed: object) -> Seed:

@@ -31,8 +31,9 @@ from games import chain, clock, selectors
 from games.engine import (
     Action,
     Draw,
+    Event,
+    EventKind,
     IllegalAction,
-    Play,
     State,
     agree_draw,
     apply_action,
@@ -246,14 +247,13 @@ def _engine_error(error: IllegalAction) -> Exception:
     return IllegalMove(_("This move is not allowed."), reason=error.code, detail=error.reason)
 
 
-def _record(
-    locked: _Locked, new_state: State, *, kind: str, seat: int | None, payload: dict[str, Any]
-) -> Outcome:
+def _record(locked: _Locked, new_state: State, event: Event) -> Outcome:
     """Write the move (``_write``), end the game if it is over, then arrange
     the after-commit work: the computer's turn, the broadcast, this
     process's entry. Called outside any transaction of its own: the write
     is its own short transaction (or joins the caller's)."""
     game, table = locked.game, locked.table
+    kind, seat, payload = event.kind, event.seat, event.payload()
     seq = game.seq + 1
     now = timezone.now()
     state_data = dump_state(new_state)
@@ -268,7 +268,7 @@ def _record(
         "round_over": new_state.round_over,
         "updated_at": connection.ops.adapt_datetimefield_value(now),
     }
-    if kind == Move.Kind.NEXT_ROUND:
+    if kind is EventKind.NEXT_ROUND:
         fields["draw_offers"] = _json([])
     if new_state.game_over:
         result = finish_result(new_state)
@@ -430,21 +430,10 @@ def play_move(
             after = apply_action(before, action)
         except IllegalAction as error:
             raise _engine_error(error) from None
-        payload: dict[str, Any] = {}
-        if isinstance(action, Play):
-            kind = Move.Kind.PLAY
-            payload = {"tile": action.tile.to_list(), "end": str(action.end)}
-        elif isinstance(action, Draw):
-            kind = Move.Kind.DRAW
-            # The tile drawn (the boneyard's first): stored, shown to the drawer only.
-            payload = {"tile": before.boneyard[0].to_list()}
-        else:
-            kind = Move.Kind.PASS
-        if by:
-            payload["by"] = by
-        if computer:
-            payload["computer"] = dict(computer)
-    return _record(locked, after, kind=kind, seat=seat, payload=payload)
+        # A draw's tile (the boneyard's first) is stored, shown to the drawer only.
+        drawn = before.boneyard[0] if isinstance(action, Draw) else None
+        event = Event.from_action(action, drawn=drawn, by=by, computer=computer or None)
+    return _record(locked, after, event)
 
 
 @contextmanager
@@ -471,7 +460,7 @@ def start_next_round(*, game_id: int, seat: int | None, expected_seq: int | None
             after = next_round(locked.state)
         except IllegalAction as error:
             raise _engine_error(error) from None
-    return _record(locked, after, kind=Move.Kind.NEXT_ROUND, seat=seat, payload={})
+    return _record(locked, after, Event(EventKind.NEXT_ROUND, seat))
 
 
 def resign(*, game_id: int, seat: int, expected_seq: int | None = None) -> Outcome:
@@ -483,7 +472,7 @@ def resign(*, game_id: int, seat: int, expected_seq: int | None = None) -> Outco
             after = engine_resign(locked.state, seat)
         except IllegalAction as error:
             raise _engine_error(error) from None
-    return _record(locked, after, kind=Move.Kind.RESIGN, seat=seat, payload={})
+    return _record(locked, after, Event(EventKind.RESIGN, seat))
 
 
 def offer_draw(*, game_id: int, seat: int) -> Outcome | DrawOffer:
@@ -504,7 +493,7 @@ def offer_draw(*, game_id: int, seat: int) -> Outcome | DrawOffer:
         offers = sorted(set(game.draw_offers) | {seat})
         if set(offers) >= humans:
             after = agree_draw(locked.state)
-            return _record(locked, after, kind=Move.Kind.AGREE_DRAW, seat=None, payload={"seats": offers})
+            return _record(locked, after, Event(EventKind.AGREE_DRAW, seats=tuple(offers)))
         game.draw_offers = offers
         game.save(update_fields=["draw_offers"])
         facts = selectors.table_facts(locked.table, game)

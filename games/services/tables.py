@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import chain, selectors
 from games.ai import LEVELS
-from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for
-from games.engine.verify import salted_seed
+from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for, salted_seed
 from games.fairness import new_seed
 from games.models import Game, Seat, Table
 
