@@ -7,6 +7,7 @@ from accounts import replays, views
 app_name = "accounts"
 urlpatterns = [
     path("u/<str:username>/", views.profile, name="profile"),
+    path("u/<str:username>/games.txt", views.games_export, name="games_export"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("friends/", views.friends, name="friends"),
     path("friends/add/", views.add_friend, name="add_friend"),

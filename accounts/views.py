@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -15,6 +15,7 @@ from accounts import selectors, services
 from accounts.forms import FriendRequestForm
 from accounts.hooks import profile_panels
 from accounts.ratings import PROVISIONAL_SIGMA
+from games import export
 from games.modes import RANKED_MODES
 
 
@@ -36,6 +37,15 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "panels": [html for _receiver, html in profile_panels.send(None, request=request, member=member) if html],
         },
     )
+
+
+def games_export(request: HttpRequest, username: str) -> StreamingHttpResponse:
+    """Every finished game of a member at a public table, in the dominoes notation
+    (docs/notation.md), as one streamed download."""
+    member = get_object_or_404(get_user_model(), username=username, is_active=True)
+    response = StreamingHttpResponse(export.member_records(member), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="dominoes-{member.get_username()}.txt"'
+    return response
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

@@ -6,6 +6,9 @@ or games.review, answer.
 - ``/table/<id>/review/``: the post-game review as an HTML fragment (the
   replay page polls it until it is ready).
 - ``/fair-play/key.json``: the public key that signs the replay files.
+- ``/game/<id>/export`` and ``/game/<id>/export.json``: the game in the
+  dominoes notation (games.export, docs/notation.md), whole once it is over,
+  as the public sees it before.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games import fairness, review, selectors, signing
+from games import export, fairness, review, selectors, signing
 from games.models import Game, Table
 
 
@@ -60,3 +63,28 @@ def signing_key(request: HttpRequest) -> JsonResponse:
             "verify": f"{fairness.VERIFY_COMMAND} --key {public_key} <replay.json>",
         }
     )
+
+
+def _exported_game(request: HttpRequest, table_id: int) -> Game:
+    game = _visible_game(request, table_id)
+    if not export.exportable(game):
+        raise Http404(_("This game has not started yet."))
+    return game
+
+
+def export_text(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The game as a record of the dominoes notation (text)."""
+    game = _exported_game(request, table_id)
+    response = HttpResponse(export.game_text(game), content_type="text/plain; charset=utf-8")
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="dominoes-{table_id}.txt"'
+    return response
+
+
+def export_json(request: HttpRequest, table_id: int) -> JsonResponse:
+    """The game's record as JSON: its tags, its rounds' actions and the text."""
+    game = _exported_game(request, table_id)
+    response = JsonResponse(export.game_json(game), json_dumps_params={"indent": 1})
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="dominoes-{table_id}.json"'
+    return response

@@ -41,6 +41,7 @@ __all__ = [
     "Record",
     "dumps",
     "loads",
+    "loads_all",
     "read_token",
     "record_of",
     "replay_record",
@@ -397,6 +398,32 @@ def loads(text: str) -> Record:
     if tag_map.get("Result", result) != result:
         raise NotationError(f"the result {result} is not the Result tag's {tag_map['Result']}", len(lines))
     return Record(tuple(tags), opening, tuple(events), result)
+
+
+def loads_all(text: str) -> list[Record]:
+    """The records of a text holding several, one after another (a member's
+    download): a record starts at a tag pair that follows a round line. A
+    NotationError names the line in the whole text."""
+    starts = [0]
+    lines = text.splitlines()
+    in_moves = False
+    for number, raw in enumerate(lines):
+        stripped = raw.strip()
+        if stripped.startswith("[") and in_moves:
+            starts.append(number)
+            in_moves = False
+        elif stripped and not stripped.startswith("["):
+            in_moves = True
+    records = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        chunk = "\n".join(lines[start:end]) + "\n"
+        if not chunk.strip():
+            continue
+        try:
+            records.append(loads(chunk))
+        except NotationError as error:
+            raise NotationError(error.reason, error.line + start if error.line else 0) from None
+    return records
 
 
 def replay_record(record: Record) -> State:

@@ -25,6 +25,8 @@ def fair_play_panel(context: template.Context, game: Game) -> dict[str, Any]:
         "replay_url": reverse("fair_play:replay_json", args=[table_id]),
         "download_url": reverse("fair_play:replay_json", args=[table_id]) + "?download=1",
         "review_url": reverse("fair_play:review", args=[table_id]),
+        "export_url": reverse("fair_play:export", args=[table_id]),
+        "export_json_url": reverse("fair_play:export_json", args=[table_id]),
         "filename": filename,
         "command": fairness.verify_command(game.table),
         "command_computer": f"{fairness.VERIFY_COMMAND} --computer {filename}",

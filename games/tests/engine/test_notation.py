@@ -16,6 +16,7 @@ from games.engine.notation import (
     NotationError,
     dumps,
     loads,
+    loads_all,
     read_token,
     record_of,
     replay_record,
@@ -190,3 +191,18 @@ def test_a_record_whose_moves_are_not_legal_does_not_replay():
 def test_a_record_without_its_seed_does_not_replay():
     with pytest.raises(NotationError, match="no Seed tag"):
         replay_record(loads(GOOD))
+
+
+def test_several_records_read_one_after_another():
+    texts = []
+    for number in range(3):
+        rules, seed, events, state = play_game("classic-draw", 2, False, 50, number)
+        texts.append(dumps(record_for(rules, seed, events, state, "classic-draw")))
+    records = loads_all("\n".join(texts))
+    assert [dumps(record) for record in records] == texts
+    broken = texts[0] + "\n" + texts[1].replace("[Variant", "[Variant oops")
+    with pytest.raises(NotationError) as caught:
+        loads_all(broken)
+    assert caught.value.line == texts[0].count("\n") + 1 + texts[1].split("\n").index(
+        next(line for line in texts[1].split("\n") if line.startswith("[Variant"))
+    ) + 1
