@@ -28,7 +28,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import chain, clock, selectors
-from games.outcome import ended_at_opening, rounds_played
 from games.engine import (
     Action,
     Draw,
@@ -42,6 +41,7 @@ from games.engine import (
 )
 from games.engine import resign as engine_resign
 from games.models import Game, Move, Presence, Table
+from games.outcome import ended_at_opening, rounds_played
 from games.presence import PRESENCE_TTL
 from games.signals import game_finished
 

@@ -37,6 +37,7 @@ def test_the_rooms_section_is_the_data(client: Client, db, language: str) -> Non
         row = row[: row.index("</tr>")]
         for place in range(1, len(kind.xp) + 1):
             assert f'data-xp="{rooms.xp_for(kind.key, place)}"' in row
-    assert f"{rooms.NEWCOMER_PAIR_CAP}" in section and f"{rooms.NEWCOMER_DAILY_CAP}" in section
+    assert f"{rooms.NEWCOMER_PAIR_CAP} chips a day" in section or f"{rooms.NEWCOMER_PAIR_CAP} jetons par jour" in section
+    assert f"{rooms.NEWCOMER_DAILY_CAP}" in section
     for level in (1, 2, 6, 10, 15, 20):
         assert f'data-level="{level}" data-xp="{rooms.xp_for_level(level)}"' in section
