@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from accounts import ratings, services
@@ -35,6 +36,8 @@ def test_four_instant_resignations_move_no_rating(make_member, django_capture_on
     assert shown(alice) == shown(bob) == 1500
     assert not RatedGame.objects.exists()
     assert services.rate_missed_games() == 0  # the sweep does not rate them either
+    profile = Client().get("/u/alice/").content.decode()
+    assert profile.count('class="badge" data-aborted') == 4  # the recent games say "Aborted"
 
 
 def test_an_instant_agreed_draw_is_not_rated(make_member) -> None:

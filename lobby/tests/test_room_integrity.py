@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from games import services as game_services
@@ -169,6 +170,7 @@ def test_repeated_games_of_the_same_pair_within_a_day_give_less_experience(make_
     ]
     assert [amount for amount, _table in gained] == [full[0], full[1] // 2, full[2] // 3, full[3] // 4]
     assert [entry.detail["weight"] for entry in entries] == ["1", "1/2", "1/3", "1/4"]
+    assert 'data-entry-weight="1/2"' in Client().get("/u/alice/").content.decode()  # the history says why
     # Another opponent counts from the start again.
     before = xp(alice)
     table = duel(alice, carol)
