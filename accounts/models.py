@@ -138,6 +138,9 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    # How much this game counted (accounts.ratings.repeat_weight): 1, or 1/k
+    # for the k-th game of the same two members within a day.
+    weight = models.FloatField(default=1.0)
 
     class Meta:
         verbose_name = _("rating change")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 
 from openskill.models import PlackettLuce
 
@@ -25,6 +26,11 @@ SCALE = 60.0
 PROVISIONAL_SIGMA = 6.5
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+REPEAT_WINDOW = timedelta(hours=24)
+"""Repeated games: the k-th ranked game of the same two members within this
+window counts 1/k (``repeat_weight``), so that a series arranged between two
+accounts cannot carry a rating (docs/members.md)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +111,21 @@ def ranks_from_scores(scores: Sequence[int], *, winner: int | None, last: Sequen
             previous = current
         ranks[side] = place
     return ranks
+
+
+def repeat_weight(k: int) -> float:
+    """The weight of the ``k``-th game (1-based) of the same pair within
+    ``REPEAT_WINDOW``: 1, 1/2, 1/3, ..."""
+    if k < 1:
+        raise ValueError("games are counted from 1")
+    return 1.0 / k
+
+
+def weighed(before: Skill, after: Skill, weight: float) -> Skill:
+    """``before`` moved ``weight`` of the way to ``after`` (1: the full change,
+    0: none): a repeated game's rating change, its mean and its uncertainty
+    scaled alike."""
+    return Skill(
+        mu=before.mu + weight * (after.mu - before.mu),
+        sigma=before.sigma + weight * (after.sigma - before.sigma),
+    )

@@ -99,7 +99,7 @@ class GameLine:
     finished_at: datetime | None
     label: str
     opponents: list[dict[str, str]]
-    outcome: str  # "win", "draw" or "loss"
+    outcome: str  # "win", "draw", "loss" or "aborted" (games.outcome)
     delta: int | None  # rating change, ranked games only
 
 
@@ -132,7 +132,10 @@ def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int 
         table, game = seat.table, seat.table.game
         teams = bool((game.rules or {}).get("teams"))
         side = seat.number % 2 if teams else seat.number
-        outcome = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
+        if game.aborted:
+            outcome = "aborted"  # ended before any tile beyond the opening: counts for nothing
+        else:
+            outcome = "draw" if game.winner is None else ("win" if game.winner == side else "loss")
         mode = RANKED_MODES.get(table.mode)
         change = changes.get(table.pk)
         names = seat_names([seat, *others.get(table.pk, [])])

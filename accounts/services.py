@@ -99,10 +99,14 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
 
     3-4 players are rated by final ranking, pairs by team; a player who
     resigned or abandoned ranks last (accounts.ratings.ranks_from_scores).
+    An aborted game (``Game.aborted``: resigned or agreed drawn before any
+    tile beyond the opening) is not rated. Each member's change is weighed
+    by how often they met the same opponents in the last day
+    (``repeat_weight``: the k-th game of a pair within 24 hours counts 1/k).
     """
     with transaction.atomic():
         game = Game.objects.select_related("table").filter(pk=game_id).first()
-        if game is None or game.result is None:
+        if game is None or game.result is None or game.aborted:
             return None
         table = game.table
         mode = RANKED_MODES.get(table.mode)
@@ -143,9 +147,17 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         by_seat = {number: rows[user_id] for number, user_id in members_of.items()}
         new = ratings.rate_match([[by_seat[n].skill for n in side] for side in members], ranks)
         drawn = winner is None and not last
+        weights = {
+            user_id: ratings.repeat_weight(
+                1 + repeated_games(user_id=user_id, others=set(members_of.values()) - {user_id}, record=record)
+            )
+            for user_id in members_of.values()
+        }
         for side, numbers in enumerate(members):
-            for skill, number in zip(new[side], numbers, strict=True):
+            for full, number in zip(new[side], numbers, strict=True):
                 row = by_seat[number]
+                weight = weights[row.user_id]
+                skill = ratings.weighed(row.skill, full, weight)
                 outcome = _outcome(drawn=drawn, won=side == winner and side not in last)
                 RatingChange.objects.create(
                     rated_game=record,
@@ -157,6 +169,7 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
                     sigma_before=row.sigma,
                     mu_after=skill.mu,
                     sigma_after=skill.sigma,
+                    weight=weight,
                 )
                 row.mu, row.sigma = skill.mu, skill.sigma
                 row.games += 1
@@ -164,6 +177,25 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
                 setattr(row, counter, getattr(row, counter) + 1)
                 row.save()
         return record
+
+
+def repeated_games(*, user_id: int, others: set[int], record: RatedGame) -> int:
+    """How many ranked games ``user_id`` played with any one of ``others``
+    (the most with a single one of them) in the ``REPEAT_WINDOW`` before
+    ``record``, this game left out."""
+    since = record.rated_at - ratings.REPEAT_WINDOW
+    most = 0
+    for other in others:
+        count = (
+            RatedGame.objects.filter(rated_at__gte=since, rated_at__lte=record.rated_at)
+            .exclude(pk=record.pk)
+            .filter(game__table__seats__user_id=user_id)
+            .filter(game__table__seats__user_id=other)
+            .distinct()
+            .count()
+        )
+        most = max(most, count)
+    return most
 
 
 _COUNTERS = {"win": "wins", "draw": "draws", "loss": "losses"}
@@ -178,12 +210,16 @@ def _outcome(*, drawn: bool, won: bool) -> str:
 def rate_missed_games(*, limit: int = 50) -> int:
     """Rate finished ranked games whose end signal was lost (a process that
     stopped right after the commit). Returns how many were rated."""
-    missed = Game.objects.filter(
-        table__kind=Table.Kind.RANKED,
-        table__status=Table.Status.FINISHED,
-        rating_record__isnull=True,
-        result__isnull=False,
-    ).values_list("pk", "table_id")[:limit]
+    missed = (
+        Game.objects.filter(
+            table__kind=Table.Kind.RANKED,
+            table__status=Table.Status.FINISHED,
+            rating_record__isnull=True,
+            result__isnull=False,
+        )
+        .exclude(result__aborted=True)  # never rated: not missed
+        .values_list("pk", "table_id")[:limit]
+    )
     rated = 0
     for game_id, table_id in list(missed):
         if rate_finished_game(game_id=game_id) is not None:
@@ -219,6 +255,7 @@ def rating_changes(record: RatedGame) -> list[dict[str, Any]]:
             "delta": change.delta,
             "provisional": ratings.is_provisional(change.sigma_after),
             "outcome": change.outcome,
+            "weight": change.weight,
         }
         for change in record.changes.select_related("user").order_by("seat")
     ]

@@ -13,6 +13,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from games.engine import Event, EventKind, State, view_for
+from games.outcome import ended_at_opening
 
 Frame = dict[str, Any]
 
@@ -63,6 +64,8 @@ def game_over_frame(seq: int, state: State) -> Frame:
         "winner": state.winner,
         "reason": state.end_reason,
         "resigned": state.resigned,
+        # Ended before any tile beyond the opening: counts for nothing (games.outcome).
+        "aborted": ended_at_opening(state),
     }
 
 

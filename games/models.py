@@ -136,7 +136,8 @@ class Game(models.Model):
     round_over = models.BooleanField(default=False)
     # Seats (numbers) that offered a draw in the current round.
     draw_offers = models.JSONField(default=list, blank=True)
-    # When the game is over: {"scores", "winner", "reason", "rounds"}.
+    # When the game is over: {"scores", "winner", "reason", "resigned",
+    # "rounds", "rounds_played", "aborted"} (games.services.play.finish_result).
     result = models.JSONField(null=True, blank=True)
     # The winning seat, or the winning pair (0 or 1) with pairs; None for a draw.
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -154,6 +155,13 @@ class Game(models.Model):
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+    @property
+    def aborted(self) -> bool:
+        """Ended without being played (games.outcome): stopped by the server or
+        the staff, or resigned or agreed drawn before any tile beyond the
+        opening. Not rated, no experience, the stakes return."""
+        return bool((self.result or {}).get("aborted"))
 
 
 class Move(models.Model):

@@ -2,8 +2,12 @@
 
 ``game_finished(sender=Game, game=<Game>, table=<Table>)`` is sent once per
 game, after the transaction that ended it commits (the ratings listen to it).
-``game.result`` holds {"scores", "winner", "reason", "resigned", "rounds"};
-``game.winner`` is the winning seat, or pair with pairs, or None for a draw.
+``game.result`` holds {"scores", "winner", "reason", "resigned", "rounds",
+"rounds_played", "aborted"}; ``game.winner`` is the winning seat, or pair with
+pairs, or None for a draw. ``game.aborted`` (``result["aborted"]``): the game
+was resigned or agreed drawn before any tile beyond the opening
+(games.outcome); every receiver treats it as not played: no rating, no
+experience, the stakes returned.
 """
 
 from django.dispatch import Signal

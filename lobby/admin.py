@@ -51,11 +51,18 @@ class ChipEntryForm(forms.ModelForm):
         fields = ("user", "amount", "note")
 
     def clean(self) -> dict[str, Any]:
+        # The admin's add view runs in one transaction: the wallet locked by
+        # the check stays locked until the entry is saved (save_model), so the
+        # balance checked is the balance corrected. A refusal is a form error.
         data = super().clean()
         if data.get("user") is None:
             raise ValidationError(_("Choose the member."))
-        if not (data.get("note") or "").strip():
-            raise ValidationError(_("Give the reason of the correction."))
+        if data.get("amount") is None:
+            return data  # the field's own error is shown
+        try:
+            chips.check_correction(user_id=data["user"].pk, amount=data["amount"], note=data.get("note") or "")
+        except chips.ChipError as error:
+            raise ValidationError(error.message, code=error.code) from error
         return data
 
 

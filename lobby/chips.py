@@ -129,14 +129,30 @@ def claim_topup(*, user_id: int, today: date | None = None) -> ChipEntry:
         return post(user_id=user_id, amount=due, reason=Reason.TOPUP, detail={"day": today.isoformat()})
 
 
-def admin_entry(*, user_id: int, amount: int, note: str, created_by: User) -> ChipEntry:
-    """A grant (positive) or correction (negative) by the staff, with its
-    reason; never below zero."""
+def check_correction(*, user_id: int, amount: int, note: str) -> None:
+    """Refuse (``ChipError``, for the staff) a correction without a reason,
+    of no chip, or that would take the balance below zero. The wallet is
+    locked for the rest of the transaction, so that the correction then
+    posted in it finds the balance checked here."""
     if not note.strip():
         raise ChipError(_("Give the reason of the correction."), code="no_reason")
     if amount == 0:
         raise ChipError(_("A correction moves at least one chip."), code="zero")
-    return post(user_id=user_id, amount=amount, reason=Reason.ADMIN, note=note.strip(), created_by=created_by)
+    wallet = wallet_for_update(user_id)
+    if wallet.balance + amount < 0:
+        raise ChipError(
+            _("A balance never goes below zero: this member has %(balance)s chips, the correction takes %(needed)s.")
+            % {"balance": wallet.balance, "needed": -amount},
+            code="no_chips",
+        )
+
+
+def admin_entry(*, user_id: int, amount: int, note: str, created_by: User) -> ChipEntry:
+    """A grant (positive) or correction (negative) by the staff, with its
+    reason; never below zero."""
+    with transaction.atomic():
+        check_correction(user_id=user_id, amount=amount, note=note)
+        return post(user_id=user_id, amount=amount, reason=Reason.ADMIN, note=note.strip(), created_by=created_by)
 
 
 # --- Checks ----------------------------------------------------------------------

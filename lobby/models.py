@@ -97,6 +97,8 @@ class ChipEntry(models.Model):
         PAYOUT = "payout", _("Game result")
         REFUND = "refund", _("Stake returned")
         FEE = "fee", _("House fee")
+        # What a winner could not take from a new account (docs/rooms.md, "New accounts").
+        CAPPED = "capped", _("Returned: winnings from a new account are capped")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="chip_entries"
@@ -150,7 +152,8 @@ class RoomTable(models.Model):
     target = models.PositiveSmallIntegerField()
     stake = models.PositiveIntegerField()
     settled_at = models.DateTimeField(null=True, blank=True)
-    # "paid" (played to the end), "drawn" or "refunded" (aborted); "" until settled.
+    # "paid" (played), "drawn" or "refunded" (aborted: never started, stopped,
+    # or resigned or agreed drawn before any tile beyond the opening); "" until settled.
     outcome = models.CharField(max_length=10, blank=True, default="")
 
     class Meta:

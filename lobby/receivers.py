@@ -61,6 +61,7 @@ def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any
             "member": member,
             "standing": room_selectors.standing(member.pk),
             "history": room_selectors.history(member.pk, request.GET.get("chips")),
+            "show_notes": room_selectors.notes_visible(request.user, member.pk),
         },
         request=request,
     )

@@ -43,9 +43,20 @@ def standing(user_id: int) -> Standing:
 
 
 def history(user_id: int, page: Any) -> Page[ChipEntry]:
-    """The member's chip entries, newest first, ``HISTORY_PAGE`` a page."""
+    """The member's chip entries, newest first, ``HISTORY_PAGE`` a page.
+    (A staff correction's note is shown only to the staff and the member:
+    ``notes_visible``.)"""
     entries = ChipEntry.objects.filter(user_id=user_id).select_related("game__table__room")
     return Paginator(entries.order_by("-created_at", "-pk"), HISTORY_PAGE).get_page(page)
+
+
+def notes_visible(viewer: Any, member_id: int) -> bool:
+    """Whether ``viewer`` may read the staff's notes in ``member_id``'s chip
+    history: the member themself and the staff only (a correction's reason
+    may name an abuse, another account, a complaint)."""
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return bool(viewer.pk == member_id or viewer.is_staff)
 
 
 @dataclass(frozen=True)
@@ -53,7 +64,7 @@ class PayoutRow:
     kind: rooms.GameKind
     places: list[tuple[int, int, int]]  # (place, chips, net)
     fee: int
-    xp: list[tuple[rooms.Length, list[int]]]
+    xp: list[int]  # per place, for each round played
 
 
 def payout_rows(room: rooms.Room) -> list[PayoutRow]:
@@ -64,10 +75,7 @@ def payout_rows(room: rooms.Room) -> list[PayoutRow]:
             (index + 1, paid, net)
             for index, (paid, net) in enumerate(zip(room.payouts(kind.key), room.net(kind.key), strict=True))
         ]
-        xp = [
-            (length, [rooms.xp_for(kind.key, length.target, place) for place in range(1, len(kind.xp) + 1)])
-            for length in rooms.LENGTHS.values()
-        ]
+        xp = [rooms.xp_for(kind.key, place) for place in range(1, len(kind.xp) + 1)]
         rows.append(PayoutRow(kind=kind, places=places, fee=room.fee(kind.key), xp=xp))
     return rows
 
@@ -144,6 +152,7 @@ def weekly_winners(*, limit: int = 20, now: datetime.datetime | None = None) -> 
                 ChipEntry.Reason.RELEASE,
                 ChipEntry.Reason.PAYOUT,
                 ChipEntry.Reason.REFUND,
+                ChipEntry.Reason.CAPPED,
             ],
             game__table__room__settled_at__gte=week_start(now),
         )
@@ -181,25 +190,31 @@ def seat_results(room_table: RoomTable) -> list[SeatResult]:
     user_ids = [seat.user_id for seat in seats if seat.user_id is not None]
     xp = dict(ChipWallet.objects.filter(user_id__in=user_ids).values_list("user_id", "xp"))
     paid: dict[int, ChipEntry] = {}
+    returned: dict[int, int] = {}  # chips that a cap on new accounts' losses gave back
     if room_table.settled_at is not None:
         for row in ChipEntry.objects.filter(
             game__table_id=room_table.pk,
             user_id__in=user_ids,
-            reason__in=[ChipEntry.Reason.PAYOUT, ChipEntry.Reason.REFUND],
+            reason__in=[ChipEntry.Reason.PAYOUT, ChipEntry.Reason.REFUND, ChipEntry.Reason.CAPPED],
         ):
-            if row.user_id is not None:
+            if row.user_id is None:
+                continue
+            if row.reason == ChipEntry.Reason.CAPPED:
+                returned[row.user_id] = row.amount
+            else:
                 paid[row.user_id] = row
     results = []
     for seat in seats:
         entry: ChipEntry | None = paid.get(seat.user_id) if seat.user_id is not None else None
+        back = returned.get(seat.user_id, 0) if seat.user_id is not None else 0
         results.append(
             SeatResult(
                 seat=seat.number,
                 name=names[seat.number],
                 username=seat.user.get_username() if seat.user is not None else "",
                 level=rooms.level_for(xp.get(seat.user_id, 0)) if seat.user_id is not None else 0,
-                paid=None if entry is None else entry.amount,
-                net=None if entry is None else entry.amount - room_table.stake,
+                paid=None if entry is None else entry.amount + back,
+                net=None if entry is None else entry.amount + back - room_table.stake,
                 xp=None if entry is None else entry.xp,
                 place=None if entry is None else entry.detail.get("place"),
             )

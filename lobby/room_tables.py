@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -210,40 +211,172 @@ def _settle_locked(room_table: RoomTable) -> bool:
     held = _held(game)
     room = rooms.ROOMS[room_table.room]
     detail: dict[str, Any] = {"room": room.slug, "kind": room_table.kind, "target": room_table.target}
-    paid = table.status == Table.Status.FINISHED and game.result and game.result.get("scores") is not None
+    # An aborted game (never started, stopped, or resigned or agreed drawn
+    # before any tile beyond the opening: Game.aborted) returns every stake.
+    paid = (
+        table.status == Table.Status.FINISHED
+        and game.result
+        and game.result.get("scores") is not None
+        and not game.aborted
+    )
     if not paid:
         for user_id, amount in held.items():
             chips.post(user_id=user_id, amount=amount, reason=Reason.REFUND, game=game, detail=detail)
         room_table.outcome = "refunded"
     else:
-        kind = rooms.KINDS[room_table.kind]
-        places = places_of(game, teams=kind.teams)
-        result = rooms.settle(room, room_table.kind, room_table.target, places)
-        seats = list(Seat.objects.filter(table=table).order_by("number"))
-        owed = dict(held)
-        for seat in seats:
-            if seat.user_id is None or seat.user_id not in owed:
-                continue
-            owed.pop(seat.user_id)
-            number = seat.number
-            chips.post(
-                user_id=seat.user_id,
-                amount=result.chips[number],
-                xp=result.xp[number],
-                reason=Reason.REFUND if result.drawn else Reason.PAYOUT,
-                game=game,
-                detail={**detail, "place": result.places[number], "seat": number, "drawn": result.drawn},
-            )
-        fee = result.fee + sum(owed.values())  # a stake without a seat (never expected) goes to the house
-        if fee:
-            chips.post_house(amount=fee, reason=Reason.FEE, game=game, detail=detail)
-        room_table.outcome = "drawn" if result.drawn else "paid"
+        _pay(room_table, room, table, game, held, detail)
     room_table.settled_at = timezone.now()
     room_table.save(update_fields=["settled_at", "outcome"])
     user_ids = list(held)
     table_id = table.pk
     transaction.on_commit(lambda: _announce(table_id, user_ids))
     return True
+
+
+def _pay(
+    room_table: RoomTable, room: rooms.Room, table: Table, game: Game, held: dict[int, int], detail: dict[str, Any]
+) -> None:
+    """Pay a game played (inside the settlement's transaction, the
+    ``RoomTable`` row locked): the pot by place, the experience of the rounds
+    played weighed by the pair's repeated games, the chips won from new
+    accounts capped (the excess returns to the new account)."""
+    kind = rooms.KINDS[room_table.kind]
+    places = places_of(game, teams=kind.teams)
+    result_data = game.result or {}
+    rounds = int(result_data.get("rounds_played", result_data.get("rounds") or 0))
+    result = rooms.settle(room, room_table.kind, places, rounds)
+    seats = [seat for seat in Seat.objects.filter(table=table).order_by("number") if seat.user_id in held]
+    user_of = {seat.number: int(seat.user_id or 0) for seat in seats}
+    # Every player's wallet is locked, in one order, before what they won
+    # today is read: two settlements of one member wait for each other, so
+    # that neither the repeated games nor the caps can be raced.
+    wallets = {user_id: chips.wallet_for_update(user_id) for user_id in sorted(set(user_of.values()))}
+    now = timezone.now()
+    paid = list(result.chips)
+    won_from_new, returned = _newcomer_caps(result, room_table.stake, user_of, wallets, paid, now=now)
+    players = set(user_of.values())
+    owed = dict(held)
+    for number, user_id in user_of.items():
+        owed.pop(user_id)
+        weight = rooms.repeat_weight(
+            1 + _repeated_room_games(user_id=user_id, others=players - {user_id}, room_table=room_table, now=now)
+        )
+        entry_detail = {
+            **detail,
+            "place": result.places[number],
+            "seat": number,
+            "drawn": result.drawn,
+            "rounds": rounds,
+            "weight": str(weight),
+        }
+        if won_from_new.get(number):
+            entry_detail["won_from_new"] = won_from_new[number]
+        if paid[number] != result.chips[number]:
+            entry_detail["capped"] = result.chips[number] - paid[number]
+        chips.post(
+            user_id=user_id,
+            amount=paid[number],
+            xp=int(result.xp[number] * weight),
+            reason=Reason.REFUND if result.drawn else Reason.PAYOUT,
+            game=game,
+            detail=entry_detail,
+        )
+    for number, amount in returned.items():
+        chips.post(
+            user_id=user_of[number], amount=amount, reason=Reason.CAPPED, game=game, detail={**detail, "seat": number}
+        )
+    fee = result.fee + sum(owed.values())  # a stake without a seat (never expected) goes to the house
+    if fee:
+        chips.post_house(amount=fee, reason=Reason.FEE, game=game, detail=detail)
+    room_table.outcome = "drawn" if result.drawn else "paid"
+
+
+def _repeated_room_games(*, user_id: int, others: set[int], room_table: RoomTable, now: datetime) -> int:
+    """How many room games played (paid or drawn) ``user_id`` settled with
+    any one of ``others`` (the most with a single one) in the last
+    ``rooms.REPEAT_WINDOW``, this one left out."""
+    since = now - rooms.REPEAT_WINDOW
+    most = 0
+    for other in others:
+        count = (
+            RoomTable.objects.filter(settled_at__gte=since, outcome__in=["paid", "drawn"])
+            .exclude(pk=room_table.pk)
+            .filter(table__seats__user_id=user_id)
+            .filter(table__seats__user_id=other)
+            .distinct()
+            .count()
+        )
+        most = max(most, count)
+    return most
+
+
+def _newcomer_caps(
+    result: rooms.Settlement,
+    stake: int,
+    user_of: dict[int, int],
+    wallets: dict[int, ChipWallet],
+    paid: list[int],
+    *,
+    now: datetime,
+) -> tuple[dict[int, dict[str, int]], dict[int, int]]:
+    """Cap what each winner takes from new accounts (docs/rooms.md, "New
+    accounts"): at most ``NEWCOMER_PAIR_CAP`` from one new account and
+    ``NEWCOMER_DAILY_CAP`` from all of them in ``NEWCOMER_WINDOW``, counted
+    from the winner's payout entries of that window (their wallet is locked).
+    Lowers ``paid`` (per seat) by the excess; returns, per winner seat, what
+    it won from each new account (user id -> chips, kept on its payout entry
+    for the next games' caps), and per new account's seat the chips that
+    return to it. Nothing is created or destroyed: the excess moves from the
+    winner's payout back to the loser."""
+    won_from_new: dict[int, dict[str, int]] = {}
+    returned: dict[int, int] = {}
+    if result.drawn:
+        return won_from_new, returned
+    nets = [chips_paid - stake for chips_paid in result.chips]
+    users = {
+        user.pk: user
+        for user in get_user_model().objects.filter(pk__in=[user_of[n] for n, net in enumerate(nets) if net < 0])
+    }
+    new_losers = {
+        number
+        for number, net in enumerate(nets)
+        if net < 0
+        and number in user_of
+        and user_of[number] in users
+        and rooms.is_newcomer(joined=users[user_of[number]].date_joined, xp=wallets[user_of[number]].xp, now=now)
+    }
+    if not new_losers:
+        return won_from_new, returned
+    since = now - rooms.NEWCOMER_WINDOW
+    for (winner, loser), share in sorted(rooms.shares_of(nets).items()):
+        if loser not in new_losers or winner not in user_of or share <= 0:
+            continue
+        winner_id, loser_key = user_of[winner], str(user_of[loser])
+        if winner not in won_from_new:
+            won_from_new[winner] = {}
+        before = _won_from_new_since(winner_id, since)
+        mine = won_from_new[winner]
+        pair = before.get(loser_key, 0) + mine.get(loser_key, 0)
+        total = sum(before.values()) + sum(mine.values())
+        allowed = max(0, min(share, rooms.NEWCOMER_PAIR_CAP - pair, rooms.NEWCOMER_DAILY_CAP - total))
+        mine[loser_key] = mine.get(loser_key, 0) + allowed
+        excess = share - allowed
+        if excess:
+            paid[winner] -= excess
+            returned[loser] = returned.get(loser, 0) + excess
+    return {seat: won for seat, won in won_from_new.items() if any(won.values())}, returned
+
+
+def _won_from_new_since(user_id: int, since: datetime) -> dict[str, int]:
+    """What ``user_id`` won from each new account since ``since`` (user id as
+    text -> chips), from the ``won_from_new`` of their payout entries."""
+    won: dict[str, int] = {}
+    for detail in ChipEntry.objects.filter(
+        user_id=user_id, reason=Reason.PAYOUT, created_at__gte=since
+    ).values_list("detail", flat=True):
+        for loser, amount in (detail or {}).get("won_from_new", {}).items():
+            won[loser] = won.get(loser, 0) + int(amount)
+    return won
 
 
 def _announce(table_id: int, user_ids: list[int]) -> None:

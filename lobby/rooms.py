@@ -8,7 +8,9 @@ Chips are play money: never bought, never cashed out. Every player at a room
 table stakes the room's stake when they sit down; at the end of the game the
 pot (every stake) is paid out by place as the room's payout table says, and
 the house keeps the rest: ``FEE_PERCENT`` of the pot. A drawn game and an
-aborted game return every stake, with no fee.
+aborted game return every stake, with no fee. Experience counts the rounds
+played; the same two members' repeated games count less; what is won from
+new accounts is capped (docs/rooms.md).
 
 Payouts are given in percent of the stake per place, the same in every room,
 so that every room pays the same way at its own scale; the stakes are
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from fractions import Fraction
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -55,7 +59,7 @@ class GameKind:
     players: int
     teams: bool
     payout_percent: tuple[int, ...]  # per place, for each player of that place
-    xp: tuple[int, ...]  # experience per place (single-round game)
+    xp: tuple[int, ...]  # experience per place, for each round played
     label: Promise
 
     @property
@@ -79,20 +83,21 @@ first place's payout, both losers the second's."""
 @dataclass(frozen=True)
 class Length:
     target: int  # 0 = a single round
-    xp_factor: int
     label: Promise
 
 
 LENGTHS: dict[int, Length] = {
     length.target: length
     for length in (
-        Length(0, 1, _("single round")),
-        Length(50, 2, _("50 points")),
-        Length(100, 3, _("100 points")),
+        Length(0, _("single round")),
+        Length(50, _("50 points")),
+        Length(100, _("100 points")),
     )
 }
-"""Game length (the target) -> experience factor. Chips do not depend on the
-length; experience does (a longer game teaches more)."""
+"""The lengths of a room game (the target). Neither the chips nor the
+experience depend on the length chosen: experience counts the rounds played
+to their end (games.outcome), so that a long game ended at once by agreement
+gives nothing."""
 
 DRAW_XP_PLACE = -1
 """A drawn game gives everyone the experience of the last place."""
@@ -216,10 +221,63 @@ def progress(xp: int) -> Progress:
     return Progress(level=level, xp=xp, floor=LEVEL_CURVE[level - 1], next=following)
 
 
-def xp_for(kind: str, target: int, place: int) -> int:
-    """Experience of a player finishing at ``place`` (1 = best; -1: a draw)."""
+def xp_for(kind: str, place: int, rounds: int = 1) -> int:
+    """Experience of a player finishing at ``place`` (1 = best; -1: a draw)
+    a game of ``rounds`` rounds played to their end."""
     table = KINDS[kind].xp
-    return table[place - 1 if place > 0 else len(table) - 1] * LENGTHS[target].xp_factor
+    return table[place - 1 if place > 0 else len(table) - 1] * rounds
+
+
+# --- Games that count less -------------------------------------------------------
+
+REPEAT_WINDOW = timedelta(hours=24)
+"""The k-th room game of the same two members within this window gives 1/k
+of its experience (``repeat_weight``; the ratings count ranked games the same
+way, docs/members.md)."""
+
+
+def repeat_weight(k: int) -> Fraction:
+    """1, 1/2, 1/3, ...: the weight of the ``k``-th game (1-based) of a pair."""
+    if k < 1:
+        raise ValueError("games are counted from 1")
+    return Fraction(1, k)
+
+
+NEWCOMER_DAYS = 7
+NEWCOMER_LEVEL = 3
+"""An account younger than ``NEWCOMER_DAYS`` days, or below level
+``NEWCOMER_LEVEL``, is new: what others win from it is capped."""
+
+NEWCOMER_PAIR_CAP = 100
+"""Chips one member may win from one new account in ``NEWCOMER_WINDOW``."""
+
+NEWCOMER_DAILY_CAP = 300
+"""Chips one member may win from all new accounts together in ``NEWCOMER_WINDOW``."""
+
+NEWCOMER_WINDOW = timedelta(hours=24)
+
+
+def is_newcomer(*, joined: datetime, xp: int, now: datetime) -> bool:
+    """A new account (docs/rooms.md, "New accounts"): younger than a week, or below level 3."""
+    return now - joined < timedelta(days=NEWCOMER_DAYS) or level_for(xp) < NEWCOMER_LEVEL
+
+
+def shares_of(nets: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Who won what from whom in one game: (winner seat, loser seat) ->
+    chips. Each winner's gain (a positive net) is taken from the losers in
+    proportion to their losses (rounded down, so that the shares never
+    exceed what was lost)."""
+    lost = sum(-net for net in nets if net < 0)
+    shares: dict[tuple[int, int], int] = {}
+    if lost == 0:
+        return shares
+    for winner, gain in enumerate(nets):
+        if gain <= 0:
+            continue
+        for loser, loss in enumerate(nets):
+            if loss < 0:
+                shares[(winner, loser)] = gain * -loss // lost
+    return shares
 
 
 # --- Settlement (pure) ---------------------------------------------------------
@@ -237,19 +295,20 @@ class Settlement:
     drawn: bool
 
 
-def settle(room: Room, kind: str, target: int, places: Sequence[int]) -> Settlement:
+def settle(room: Room, kind: str, places: Sequence[int], rounds: int = 1) -> Settlement:
     """Share the pot of a game by the sides' ``places`` (1 = best, equal
     places shared; per side: seat, or pair with pairs). Players of tied
     places share those places' payouts equally; a chip that does not divide
     goes to the house. A game where every side shares the first place is a
-    draw: every stake returns, no fee."""
+    draw: every stake returns, no fee. Experience: each place's points for
+    each of the ``rounds`` played to their end."""
     game_kind = KINDS[kind]
     if len(places) != game_kind.sides:
         raise ValueError(f"{game_kind.sides} places expected, got {len(places)}")
     seats = game_kind.players
     side_of = [seat % 2 if game_kind.teams else seat for seat in range(seats)]
     if all(place == 1 for place in places):
-        draw_xp = xp_for(kind, target, DRAW_XP_PLACE)
+        draw_xp = xp_for(kind, DRAW_XP_PLACE, rounds)
         return Settlement(
             chips=(room.stake,) * seats, xp=(draw_xp,) * seats, places=(1,) * seats, fee=0, drawn=True
         )
@@ -260,7 +319,7 @@ def settle(room: Room, kind: str, target: int, places: Sequence[int]) -> Settlem
         tied = [other for other, other_place in enumerate(places) if other_place == place]
         shares = range(place - 1, place - 1 + len(tied))
         side_chips[side] = sum(per_place[index] for index in shares) // len(tied)
-        side_xp[side] = max(xp_for(kind, target, index + 1) for index in shares)
+        side_xp[side] = max(xp_for(kind, index + 1, rounds) for index in shares)
     chips = tuple(side_chips[side_of[seat]] for seat in range(seats))
     return Settlement(
         chips=chips,

@@ -574,19 +574,7 @@ def room_facts() -> dict[str, Any]:
     ]
     most = max(len(kind.xp) for kind in rooms.KINDS.values())
     experience = [
-        (
-            kind,
-            [
-                (
-                    length,
-                    [
-                        rooms.xp_for(kind.key, length.target, place) if place <= len(kind.xp) else None
-                        for place in range(1, most + 1)
-                    ],
-                )
-                for length in rooms.LENGTHS.values()
-            ],
-        )
+        (kind, [rooms.xp_for(kind.key, place) if place <= len(kind.xp) else None for place in range(1, most + 1)])
         for kind in rooms.KINDS.values()
     ]
     return {
@@ -598,6 +586,10 @@ def room_facts() -> dict[str, Any]:
         "level_step": rooms.LEVEL_STEP,
         "max_level": rooms.MAX_LEVEL,
         "fee_percent": rooms.FEE_PERCENT,
+        "newcomer_pair_cap": rooms.NEWCOMER_PAIR_CAP,
+        "newcomer_daily_cap": rooms.NEWCOMER_DAILY_CAP,
+        "newcomer_days": rooms.NEWCOMER_DAYS,
+        "newcomer_level": rooms.NEWCOMER_LEVEL,
         "grant": rooms.STARTING_GRANT,
         "floor": rooms.DAILY_FLOOR,
     }

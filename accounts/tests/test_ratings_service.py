@@ -8,7 +8,7 @@ from accounts import ratings, services
 from accounts.models import Profile, RatedGame, Rating, RatingChange
 from games import services as game_services
 from games.models import Game, Table
-from games.tests.helpers import play_out, ranked_table
+from games.tests.helpers import play_out, play_past_the_opening, ranked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_the_end_signal_rates_the_game_after_commit(make_member, django_capture_
     alice, bob = make_member("alice"), make_member("bob")
     with django_capture_on_commit_callbacks(execute=True):
         table = ranked_table([alice, bob])
-        game = Game.objects.get(table=table)
+        game = play_past_the_opening(table)
         game_services.resign(game_id=game.pk, seat=0)
     assert RatedGame.objects.filter(game=game).exists()
     assert rating(bob, "duel-block").wins == 1
@@ -64,7 +64,7 @@ def test_four_players_rated_by_final_ranking(make_member) -> None:
 def test_pairs_are_rated_by_team(make_member) -> None:
     users = [make_member(f"p{i}") for i in range(4)]
     table = ranked_table(users, "pairs")
-    game = Game.objects.get(table=table)
+    game = play_past_the_opening(table)
     game_services.resign(game_id=game.pk, seat=1)  # pair B (seats 1 and 3) loses
     services.rate_finished_game(game_id=game.pk)
     after = {c.seat: c for c in RatingChange.objects.all()}
@@ -77,7 +77,7 @@ def test_pairs_are_rated_by_team(make_member) -> None:
 def test_resigning_ranks_the_resigner_last_even_when_ahead(make_member) -> None:
     users = [make_member(f"p{i}") for i in range(3)]
     table = ranked_table(users, "three")
-    game = Game.objects.get(table=table)
+    game = play_past_the_opening(table)
     game_services.resign(game_id=game.pk, seat=2)
     services.rate_finished_game(game_id=game.pk)
     assert RatingChange.objects.get(seat=2).rank == 3

@@ -42,6 +42,7 @@ from games.engine import (
 )
 from games.engine import resign as engine_resign
 from games.models import Game, Move, Presence, Table
+from games.outcome import ended_at_opening, rounds_played
 from games.presence import PRESENCE_TTL
 from games.signals import game_finished
 
@@ -353,13 +354,18 @@ def after_commit_work(*, game_id: int, seq: int, state: State, seats: selectors.
 
 
 def finish_result(state: State) -> dict[str, Any]:
-    """``Game.result`` of a game the engine says is over."""
+    """``Game.result`` of a game the engine says is over. ``aborted``: it
+    ended by resignation or agreement before any tile beyond the opening
+    (games.outcome), so that it counts for nothing: every receiver of
+    ``game_finished`` reads this one flag."""
     return {
         "scores": list(state.scores),
         "winner": state.winner,
         "reason": state.end_reason,
         "resigned": state.resigned,
         "rounds": state.round,
+        "rounds_played": rounds_played(state),
+        "aborted": ended_at_opening(state),
     }
 
 
@@ -514,7 +520,15 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         if game is None or game.finished or not game.table.live:
             return False
         now = timezone.now()
-        game.result = {"scores": None, "winner": None, "reason": reason, "resigned": None, "rounds": None}
+        game.result = {
+            "scores": None,
+            "winner": None,
+            "reason": reason,
+            "resigned": None,
+            "rounds": None,
+            "rounds_played": 0,
+            "aborted": True,
+        }
         game.finished_at = now
         game.to_move = None
         game.save(update_fields=["result", "finished_at", "to_move", "updated_at"])

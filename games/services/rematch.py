@@ -1,7 +1,8 @@
 """Rematch after a game: the same seats and settings, a new deal.
 
 Every person seated asks (``offer_rematch``); when the last one does, the
-new table is created and started (against the computer alone: at once, the
+new table is created and started (a ranked table's rematch is an unranked
+private table: a rated game is found by the matcher, docs/members.md) (against the computer alone: at once, the
 computers always agree). Each request and the new table are announced to the
 old table's sockets as a ``rematch`` notice (docs/protocol.md), so that the
 pages of those who asked first go to the new table."""
@@ -80,14 +81,17 @@ def offer_rematch(*, table_id: int, seat: int) -> Rematch:
             table.rematch_seats = asked
             table.save(update_fields=["rematch_seats"])
         if not waiting:
+            # A ranked rematch is a friendly game, unranked as a private table
+            # is: ratings come only from opponents the matcher chose, never
+            # from a series the same players arrange (docs/members.md).
             new = create_table(
-                kind=table.kind,
+                kind=Table.Kind.PRIVATE if table.ranked else table.kind,
                 rules=selectors.game_rules(game),
                 preset=game.preset,
                 seats=[SeatSpec(user=s.user, guest_key=s.guest_key, level=s.level, name=s.name) for s in seats],
                 public=table.public,
                 created_by=table.created_by,
-                mode=table.mode,
+                mode="" if table.ranked else table.mode,
             )
             new.rematch_of = table
             new.save(update_fields=["rematch_of"])

@@ -122,6 +122,7 @@ class ScriptedTable:
         self.sockets: list[Any] = []
         self.received: list[dict] = []
         self.refuse_next_as_stale = False
+        self.abort_on_resign = False
 
     # frames -------------------------------------------------------------
     def state_frame(self) -> dict:
@@ -199,6 +200,8 @@ class ScriptedTable:
                     "winner": self.state.winner,
                     "reason": "resigned",
                     "resigned": self.seat,
+                    # The server's word: ended before any tile beyond the opening (games.outcome).
+                    "aborted": self.abort_on_resign,
                 },
             )
         elif kind in {"play", "draw", "pass"}:
@@ -474,6 +477,23 @@ def test_resigning_asks_first_then_ends_the_game(new_context, site_server) -> No
     assert errors == []
 
 
+@pytest.mark.parametrize(
+    ("locale", "said"),
+    [("en-GB", "Aborted: the game ended before any tile beyond the opening"), ("fr-FR", "Partie annulée : elle s")],
+)
+def test_an_aborted_game_says_it_counts_for_nothing(new_context, site_server, locale: str, said: str) -> None:
+    table = both_ends_table()
+    table.abort_on_resign = True
+    page, errors = open_scripted(new_context, site_server, table, scripted_config(2), locale=locale)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('[data-action="resign"]')
+    panel = page.locator("[data-game-over]")
+    panel.wait_for()
+    assert panel.get_attribute("data-aborted") is not None
+    assert said in panel.locator(".panel-result").inner_text()
+    assert errors == []
+
+
 def test_a_spectator_sees_every_seat_and_no_hand(new_context, site_server) -> None:
     rules = rules_for("arena", players=4, teams=True, target=100)
     table = ScriptedTable(new_game(rules, seed=8), seat=None, seed=8)
@@ -667,13 +687,17 @@ def test_the_game_over_panel_shows_the_new_ratings(new_context, site_server, loc
     assert page.locator("[data-rating-change]").is_hidden()
     changes = [
         {"seat": 0, "user": "ada", "before": 1512, "after": 1527, "delta": 15, "provisional": False, "outcome": "win"},
-        {"seat": 1, "user": "bob", "before": 1500, "after": 1492, "delta": -8, "provisional": False, "outcome": "loss"},
+        {"seat": 1, "user": "bob", "before": 1500, "after": 1492, "delta": -8, "provisional": False, "outcome": "loss",
+         "weight": 0.5},  # a second game of the same pair within a day
     ]
     table.send({"type": "ratings", "mode": "duel-block", "changes": changes})
     panel = page.locator("[data-rating-change]")
     panel.wait_for()
     assert panel.locator("li.is-me").inner_text() == mine
     assert panel.locator('[data-rating-seat="1"] [data-rating-delta]').inner_text() == "(\u22128)"
+    weight = panel.locator('[data-rating-seat="1"] [data-rating-weight]')
+    assert weight.inner_text().strip() in ("repeated game: counts 1/2", "partie répétée : compte pour 1/2")
+    assert panel.locator('[data-rating-seat="0"] [data-rating-weight]').count() == 0
     screenshot(page, f"table-ratings-{locale}.png")
     assert len(asked) == 1
     assert errors == []

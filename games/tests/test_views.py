@@ -263,6 +263,7 @@ def test_after_a_ranked_game_the_page_offers_the_queue_not_the_computer(client: 
     assert "#play-computer" not in panel
     assert 'href="/ranked/?queue=duel-block" data-back-to-queue' in panel
     assert "data-rematch" in panel
+    assert "data-rematch-unrated" in panel  # the panel says a rematch is not rated
 
 
 def test_a_ranked_rematch_starts_when_both_players_asked(client: Client) -> None:
@@ -283,8 +284,9 @@ def test_a_ranked_rematch_starts_when_both_players_asked(client: Client) -> None
     response = other.post(f"/table/{table.pk}/rematch/")
     again = Table.objects.get(rematch_of=table)
     assert response["Location"] == f"/table/{again.pk}/"
-    assert again.kind == Table.Kind.RANKED
-    assert again.mode == "duel-block"
+    # A friendly game, not rated: ratings come from the queue's games (docs/members.md).
+    assert again.kind == Table.Kind.PRIVATE
+    assert again.mode == ""
     assert again.status == Table.Status.PLAYING
     assert [s.user for s in again.seats.order_by("number")] == [alice, bob]
     # The first to ask finds the new table too (its page gets a rematch frame).

@@ -27,13 +27,12 @@ def payout_table(kind: str) -> list[str]:
 
 
 def xp_table() -> list[str]:
-    lines = ["| kind of game | length | " + " | ".join(PLACES) + " | draw |", "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| kind of game | " + " | ".join(PLACES) + " | draw |", "|---|---:|---:|---:|---:|---:|"]
     for kind in rooms.KINDS.values():
-        for length in rooms.LENGTHS.values():
-            cells = [str(rooms.xp_for(kind.key, length.target, place + 1)) for place in range(len(kind.xp))]
-            cells += ["-"] * (4 - len(cells))
-            draw = rooms.xp_for(kind.key, length.target, rooms.DRAW_XP_PLACE)
-            lines.append(f"| {kind.label} | {length.label} | " + " | ".join(cells) + f" | {draw} |")
+        cells = [str(rooms.xp_for(kind.key, place + 1)) for place in range(len(kind.xp))]
+        cells += ["-"] * (4 - len(cells))
+        draw = rooms.xp_for(kind.key, rooms.DRAW_XP_PLACE)
+        lines.append(f"| {kind.label} | " + " | ".join(cells) + f" | {draw} |")
     return lines
 
 

@@ -1,6 +1,7 @@
 """Chips under concurrency, on PostgreSQL (real row locks): one member
 joining two tables at once cannot stake the same chips twice; a settlement
-delivered twice at the same moment pays once."""
+delivered twice at the same moment pays once; two settlements of one winner
+at the same moment cannot both fit under the cap on new accounts."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from django.db import connection
 from games import services as game_services
 from games.models import Seat
 from games.signals import game_finished
-from lobby import chips, receivers, room_tables
+from games.tests.helpers import play_past_the_opening
+from lobby import chips, receivers, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -82,6 +84,7 @@ def test_a_settlement_delivered_twice_at_once_pays_once() -> None:
         bob = User.objects.create_user(username=f"bob{attempt}", password="x")
         table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
         room_tables.join_table(table_id=table.pk, user=bob)
+        play_past_the_opening(table)  # a game played (an instant resignation is an abort)
         # The end-of-game signal is not heard here: the two deliveries below are.
         game_finished.disconnect(dispatch_uid="lobby.settle_room")
         try:
@@ -100,5 +103,42 @@ def test_a_settlement_delivered_twice_at_once_pays_once() -> None:
         assert ChipWallet.objects.get(user=bob).balance == 980
         assert ChipEntry.objects.filter(game=table.game, reason="payout").count() == 2
         assert ChipEntry.objects.filter(game=table.game, reason="fee").count() == 1
+    assert chips.check_wallets() == []
+    assert chips.totals().balanced
+
+
+def test_two_settlements_of_one_winner_at_once_cannot_both_pass_the_cap(monkeypatch) -> None:
+    """The cap on what is won from new accounts is read and written under the
+    winner's wallet lock, in the settlement's transaction: settled at the same
+    moment, two wins of 18 from two new accounts under a cap of 20 pay 20."""
+    import datetime
+
+    from django.utils import timezone
+
+    monkeypatch.setattr(rooms, "NEWCOMER_DAILY_CAP", 20)
+    User = get_user_model()
+    for attempt in range(3):
+        winner = User.objects.create_user(username=f"winner{attempt}", password="x")
+        User.objects.filter(pk=winner.pk).update(date_joined=timezone.now() - datetime.timedelta(days=30))
+        ChipWallet.objects.filter(user=winner).update(xp=rooms.xp_for_level(3))
+        tables = []
+        game_finished.disconnect(dispatch_uid="lobby.settle_room")
+        try:
+            for n in range(2):
+                farm = User.objects.create_user(username=f"farm{attempt}-{n}", password="x")  # new accounts
+                table = room_tables.open_table(owner=winner, room="passport", kind="duel", target=0)
+                room_tables.join_table(table_id=table.pk, user=farm)
+                play_past_the_opening(table)
+                game_services.resign(game_id=table.game.pk, seat=1)
+                tables.append(table)
+        finally:
+            game_finished.connect(receivers.settle_room_game, dispatch_uid="lobby.settle_room")
+        results, errors = at_once(*(lambda table=table: room_tables.settle(table_id=table.pk) for table in tables))
+        assert errors == []
+        assert results == [True, True]
+        assert ChipWallet.objects.get(user=winner).balance == 1000 + 20
+        assert sum(
+            ChipEntry.objects.filter(game__table__in=tables, reason="capped").values_list("amount", flat=True)
+        ) == 2 * 18 - 20
     assert chips.check_wallets() == []
     assert chips.totals().balanced

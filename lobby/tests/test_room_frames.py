@@ -12,6 +12,7 @@ from games import selectors as game_selectors
 from games import services as game_services
 from games.engine import Play, legal_actions
 from games.models import Game, Table
+from games.tests.helpers import play_past_the_opening
 from games.tests.sockets import Socket, new_session_key
 from lobby import private, room_selectors, room_tables
 from lobby.models import RoomTable
@@ -42,6 +43,7 @@ async def test_the_table_socket_hears_the_settlement_once_it_is_stored() -> None
     watcher = Socket(table.pk, session_key=await database_sync_to_async(new_session_key)())
     assert (await watcher.connect())["type"] == "state"
 
+    await database_sync_to_async(play_past_the_opening)(table)
     await database_sync_to_async(game_services.resign)(game_id=table.game.pk, seat=0)
     frame = await watcher.until("settlement")
 
@@ -57,7 +59,7 @@ async def test_the_table_socket_hears_the_settlement_once_it_is_stored() -> None
     by_seat = {result["seat"]: result for result in frame["results"]}
     assert (by_seat[0]["paid"], by_seat[0]["net"], by_seat[0]["place"]) == (0, -20, 2)
     assert (by_seat[1]["paid"], by_seat[1]["net"], by_seat[1]["place"]) == (38, 18, 1)
-    assert (by_seat[0]["xp"], by_seat[1]["xp"]) == (12, 40)
+    assert (by_seat[0]["xp"], by_seat[1]["xp"]) == (0, 0)  # the first round was cut short
     # Settled once: a second settlement sends nothing.
     assert await database_sync_to_async(room_tables.settle)(table_id=table.pk) is False
     assert await no_frame_of(watcher.communicator, "settlement")

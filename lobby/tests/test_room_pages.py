@@ -13,6 +13,7 @@ from django.test import Client
 
 from games import services as game_services
 from games.models import Table
+from games.tests.helpers import play_out, play_past_the_opening
 from lobby import chips, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -105,7 +106,7 @@ def test_the_profile_shows_chips_level_and_a_paginated_history(make_member, clie
     html = client.get("/u/alice/").content.decode()
     assert 'data-profile-chips data-chips="1025" data-level="1"' in html
     assert html.count("data-entry=") == 20
-    assert "gift 24" in html
+    assert "gift 24" in logged_in(alice).get("/u/alice/").content.decode()
     assert "data-next-chips" in html
     older = client.get("/u/alice/?chips=2").content.decode()
     assert older.count("data-entry=") == 6
@@ -118,6 +119,7 @@ def test_the_weekly_leaderboard_counts_chips_won(make_member, django_capture_on_
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=table.pk, user=bob)
+    play_past_the_opening(table)
     with django_capture_on_commit_callbacks(execute=True):
         game_services.resign(game_id=table.game.pk, seat=1)
     html = Client().get("/rooms/").content.decode()
@@ -146,6 +148,32 @@ def test_staff_add_corrections_as_entries_with_a_reason(make_member) -> None:
     assert RoomTable.objects.count() == 0
 
 
+def test_a_correction_below_zero_is_a_form_error_and_changes_nothing(make_member) -> None:
+    alice = make_member("alice")
+    admin = get_user_model().objects.create_superuser("boss", "boss@example.com", "secret-pass-123")
+    response = logged_in(admin).post(
+        "/admin/lobby/chipentry/add/", {"user": alice.pk, "amount": "-5000", "note": "duplicate account"}
+    )
+    assert response.status_code == 200  # the form again, not a server error
+    assert "this member has 1000 chips, the correction takes 5000." in response.content.decode()
+    assert ChipWallet.objects.get(user=alice).balance == 1000
+    assert not ChipEntry.objects.filter(reason=ChipEntry.Reason.ADMIN).exists()
+    assert chips.check_wallets() == []
+
+
+def test_correction_notes_are_for_the_staff_and_the_member_only(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    admin = get_user_model().objects.create_superuser("boss", "boss@example.com", "secret-pass-123")
+    chips.admin_entry(user_id=alice.pk, amount=-100, note="second account of mallory", created_by=admin)
+    note = "second account of mallory"
+    assert note not in Client().get("/u/alice/").content.decode()
+    stranger = logged_in(bob).get("/u/alice/").content.decode()
+    assert note not in stranger
+    assert 'data-entry="admin"' in stranger  # the entry itself is shown, without its note
+    assert note in logged_in(alice).get("/u/alice/").content.decode()
+    assert note in logged_in(admin).get("/u/alice/").content.decode()
+
+
 def test_the_table_page_shows_the_room_the_levels_and_what_the_game_paid(
     make_member, django_capture_on_commit_callbacks
 ) -> None:
@@ -159,13 +187,16 @@ def test_the_table_page_shows_the_room_the_levels_and_what_the_game_paid(
     assert 'data-room-seat="0" data-level="1"' in html
     assert "data-settled" not in html
     with django_capture_on_commit_callbacks(execute=True):
-        game_services.resign(game_id=table.game.pk, seat=1)
+        game = play_out(table, seed=1)  # a single round played to its end
+    assert game.winner is not None
+    won, lost = game.winner, 1 - game.winner
     html = logged_in(bob).get(f"/table/{table.pk}/").content.decode()
-    assert 'data-room-seat="0" data-level="1" data-net="18" data-xp="20"' in html
-    assert 'data-room-seat="1" data-level="1" data-net="-20" data-xp="6"' in html
+    assert f'data-room-seat="{won}" data-level="1" data-net="18" data-xp="20"' in html
+    assert f'data-room-seat="{lost}" data-level="1" data-net="-20" data-xp="6"' in html
     status = Client().get(f"/rooms/table/{table.pk}/status/").json()
     assert status["settled"] is True
-    assert [(r["seat"], r["net"], r["xp"], r["place"]) for r in status["results"]] == [(0, 18, 20, 1), (1, -20, 6, 2)]
+    results = {r["seat"]: (r["net"], r["xp"], r["place"]) for r in status["results"]}
+    assert results == {won: (18, 20, 1), lost: (-20, 6, 2)}
     # Other tables show no room panel.
     other = game_services.create_computer_table(
         user=alice, preset="arena", players=2, teams=False, target=0, level="easy"
@@ -184,6 +215,7 @@ def test_a_stake_returned_before_the_start_is_neither_won_nor_lost_this_week(
     room_tables.leave_table(table_id=table.pk, user=bob)  # bob's stake comes back
     other = room_tables.open_table(owner=carol, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=other.pk, user=bob)
+    play_past_the_opening(other)
     with django_capture_on_commit_callbacks(execute=True):
         game_services.resign(game_id=other.game.pk, seat=0)  # carol resigns: bob wins 18
     room_tables.leave_table(table_id=table.pk, user=alice)  # the first table closes, stakes back

@@ -12,6 +12,7 @@ import pytest
 from games import services as game_services
 from games.models import Game, Seat, Table
 from games.services import timers
+from games.tests.helpers import play_past_the_opening
 from lobby import chips, periodic, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -67,22 +68,31 @@ def test_the_level_curve() -> None:
 
 def test_settle_pays_by_place_and_shares_tied_places() -> None:
     tourist = rooms.ROOMS["tourist"]
-    duel = rooms.settle(tourist, "duel", 0, [2, 1])
+    duel = rooms.settle(tourist, "duel", [2, 1])
     assert duel.chips == (0, 190)
     assert duel.fee == 10
     assert duel.xp == (6, 20)
-    pairs = rooms.settle(tourist, "pairs", 50, [1, 2])
+    pairs = rooms.settle(tourist, "pairs", [1, 2], rounds=2)  # experience: per round played
     assert pairs.chips == (190, 0, 190, 0)
     assert pairs.fee == 20
     assert pairs.xp == (40, 12, 40, 12)
-    three_tied = rooms.settle(tourist, "three", 0, [1, 2, 2])
+    three_tied = rooms.settle(tourist, "three", [1, 2, 2])
     assert three_tied.chips == (210, 37, 37)
     assert three_tied.fee == 16
-    drawn = rooms.settle(tourist, "four", 100, [1, 1, 1, 1])
+    drawn = rooms.settle(tourist, "four", [1, 1, 1, 1], rounds=3)
     assert drawn.drawn
     assert drawn.chips == (100,) * 4
     assert drawn.fee == 0
     assert drawn.xp == (18,) * 4
+    assert rooms.settle(tourist, "duel", [2, 1], rounds=0).xp == (0, 0)  # no round played to its end
+
+
+def test_who_won_what_from_whom() -> None:
+    assert rooms.shares_of([18, -20]) == {(0, 1): 18}
+    assert rooms.shares_of([18, -20, 18, -20]) == {(0, 1): 9, (0, 3): 9, (2, 1): 9, (2, 3): 9}
+    four = rooms.shares_of([30, 2, -16, -20])  # each gain taken from the losers by their losses
+    assert four == {(0, 2): 13, (0, 3): 16, (1, 2): 0, (1, 3): 1}
+    assert rooms.shares_of([0, 0]) == {}
 
 
 # --- The ledger -------------------------------------------------------------------
@@ -173,13 +183,14 @@ def test_a_resignation_pays_the_winner_as_the_table_says(make_member, commit) ->
     set_xp(bob, 150)
     table = room_tables.open_table(owner=alice, room="tourist", kind="duel", target=50)
     room_tables.join_table(table_id=table.pk, user=bob)
+    play_past_the_opening(table)
     with commit():
         game_services.resign(game_id=table.game.pk, seat=0)
     assert balance(alice) == 900
     assert balance(bob) == 1090
     wallets = {w.user_id: w for w in ChipWallet.objects.all()}
-    assert wallets[alice.pk].xp == 150 + 12
-    assert wallets[bob.pk].xp == 150 + 40
+    assert wallets[alice.pk].xp == 150  # the round cut short by the resignation gives none
+    assert wallets[bob.pk].xp == 150
     assert ChipEntry.objects.get(user__isnull=True).amount == 10
     assert RoomTable.objects.get(pk=table.pk).outcome == "paid"
     assert chips.totals().balanced
@@ -190,6 +201,7 @@ def test_settlement_happens_once_however_often_it_is_asked(make_member, commit) 
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=table.pk, user=bob)
+    play_past_the_opening(table)
     with commit():
         game_services.resign(game_id=table.game.pk, seat=1)
     entries = ChipEntry.objects.count()
@@ -204,6 +216,7 @@ def test_a_lost_signal_is_settled_by_the_periodic_tick(make_member) -> None:
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=table.pk, user=bob)
+    play_past_the_opening(table)
     game_services.resign(game_id=table.game.pk, seat=1)  # no commit callbacks: the signal is lost
     assert balance(alice) == 980
     assert periodic.tick()["settled"] == 1
@@ -220,6 +233,7 @@ def test_a_crash_mid_settlement_leaves_nothing_half_done(make_member, commit, mo
     def crash(**kwargs):
         raise RuntimeError("worker killed")
 
+    play_past_the_opening(table)
     monkeypatch.setattr(chips, "post_house", crash)  # after both players' entries
     with commit():
         game_services.resign(game_id=table.game.pk, seat=1)
@@ -238,12 +252,13 @@ def test_an_agreed_draw_returns_the_stakes(make_member, commit) -> None:
     table = room_tables.open_table(owner=alice, room="passport", kind="three", target=50)
     room_tables.join_table(table_id=table.pk, user=bob)
     room_tables.join_table(table_id=table.pk, user=carol)
+    play_past_the_opening(table)
     with commit():
         for seat in range(3):
             game_services.offer_draw(game_id=table.game.pk, seat=seat)
     assert [balance(u) for u in (alice, bob, carol)] == [1000, 1000, 1000]
     assert RoomTable.objects.get(pk=table.pk).outcome == "drawn"
-    assert ChipWallet.objects.get(user=bob).xp == 12
+    assert ChipWallet.objects.get(user=bob).xp == 0  # no round was played to its end
     assert not ChipEntry.objects.filter(user__isnull=True).exists()
 
 
@@ -279,6 +294,7 @@ def test_an_abandonment_by_the_timer_pays_the_one_who_stayed(make_member, commit
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=table.pk, user=bob)
+    play_past_the_opening(table)
     with commit():
         timers.abandon(game_id=table.game.pk, seat=0)
     assert balance(alice) == 980

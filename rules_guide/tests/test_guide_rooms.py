@@ -1,6 +1,7 @@
 """The guide's section on rooms shows the figures of lobby.rooms, in both
 languages: each room's stake and level, each payout, each fee, the
-experience per place and length, the level curve."""
+experience per place and round played, the level curve, the caps on
+what is won from new accounts."""
 
 from __future__ import annotations
 
@@ -31,10 +32,12 @@ def test_the_rooms_section_is_the_data(client: Client, db, language: str) -> Non
             for cell in cells:
                 assert cell in row, (kind.key, room.slug, cell)
             assert f'data-fee="{room.fee(kind.key)}"' in row
-        for length in rooms.LENGTHS.values():
-            row = section[section.index(f'data-kind="{kind.key}" data-target="{length.target}"') :]
-            row = row[: row.index("</tr>")]
-            for place in range(1, len(kind.xp) + 1):
-                assert f'data-xp="{rooms.xp_for(kind.key, length.target, place)}"' in row
+        experience = section[section.index('data-table="room-experience"') :]
+        row = experience[experience.index(f'<tr data-kind="{kind.key}"') :]
+        row = row[: row.index("</tr>")]
+        for place in range(1, len(kind.xp) + 1):
+            assert f'data-xp="{rooms.xp_for(kind.key, place)}"' in row
+    assert f"{rooms.NEWCOMER_PAIR_CAP} chips a day" in section or f"{rooms.NEWCOMER_PAIR_CAP} jetons par jour" in section
+    assert f"{rooms.NEWCOMER_DAILY_CAP}" in section
     for level in (1, 2, 6, 10, 15, 20):
         assert f'data-level="{level}" data-xp="{rooms.xp_for_level(level)}"' in section

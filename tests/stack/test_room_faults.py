@@ -19,17 +19,20 @@ CONSUMING = r"sweep_stalled_games\[[0-9a-f-]+\] succeeded"
 # The settlement and the periodic tick go to the lobby's queue (config.settings).
 QUEUES = "celery,periodic"
 
-# Two members at a passport duel; the second resigns (the first wins 38 chips
-# of a 40-chip pot). The end of the game queues the settlement task.
+# Two members at a passport duel; once a tile beyond the opening is laid (an
+# earlier resignation would be an abort), the second resigns (the first wins
+# 38 chips of a 40-chip pot). The end of the game queues the settlement task.
 PLAY_AND_RESIGN = """
 from django.contrib.auth import get_user_model
 from games import services
+from games.tests.helpers import play_past_the_opening
 from lobby import room_tables
 User = get_user_model()
 alice = User.objects.create_user(username="alice{n}", password="x")
 bob = User.objects.create_user(username="bob{n}", password="x")
 table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
 room_tables.join_table(table_id=table.pk, user=bob)
+play_past_the_opening(table)
 services.resign(game_id=table.game.pk, seat=1)
 result = {{"table": table.pk, "alice": alice.pk, "bob": bob.pk}}
 """
@@ -97,8 +100,9 @@ def test_a_settlement_task_delivered_twice_pays_once(stack: Stack) -> None:
 
 def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack, stack_database: str) -> None:
     # The worker is made to stop in the middle of the settlement: this
-    # connection holds the loser's wallet row, so the worker writes the
-    # winner's payout (seat 0) and waits on the loser's (seat 1), its
+    # connection holds the loser's wallet row, so the worker locks the
+    # winner's wallet (seat 0: the wallets are locked in the order of the
+    # members' ids before anything is written) and waits on the loser's (seat 1), its
     # transaction open, when it is killed.
     stack.stop("worker")
     stack.start_worker("worker", queues=QUEUES, wait_for=CONSUMING)
@@ -123,14 +127,14 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         ).fetchone()[0]:
             assert time.monotonic() < deadline, "the worker never reached the loser's wallet"
             time.sleep(0.1)
-        # ... having written the winner's payout: it holds her wallet's row.
+        # ... having locked the winner's wallet: it holds her wallet's row.
         with psycopg.connect(url, autocommit=True) as probe, pytest.raises(psycopg.errors.LockNotAvailable):
             probe.execute("SELECT 1 FROM lobby_chipwallet WHERE user_id = %s FOR UPDATE NOWAIT", (game["alice"],))
         stack.kill("worker")
         blocker.execute("ROLLBACK")
     record = ledger(stack, game)
     assert not record["settled"]
-    assert record["entries"] == []  # the winner's payout was written, and rolled back with the kill
+    assert record["entries"] == []  # nothing written survived the kill
     assert record["balanced"]
     restarted_at = len(stack.log("worker"))
     stack.start_worker("worker", queues=QUEUES)

@@ -419,7 +419,11 @@ export function renderPanels(view) {
       parts.unshift(isMe(resigned) ? gettext("You resigned.") : format(gettext("%(name)s resigned."), { name: nameOf(resigned) }));
     } else if (reason === "agreed_draw") parts.unshift(gettext("The players agreed to a draw."));
     else if (result) parts.unshift(roundResultText(result));
+    if (frame && frame.aborted) {
+      parts.push(gettext("Aborted: the game ended before any tile beyond the opening, so it counts for nothing (not rated, no experience, stakes returned)."));
+    }
     $("game-over-result").textContent = parts.join(" ");
+    els.gameOver.toggleAttribute("data-aborted", Boolean(frame && frame.aborted));
     $("game-over-hands").replaceChildren(...handsBlock(round.hands, round.hands ? result : null));
     $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
     renderRatings();
@@ -482,7 +486,12 @@ function renderRatings() {
   el("strong", { "data-rating-after": change.after, text: `${change.after}${change.provisional ? "?" : ""}` }), " ",
   el("span", {
     "data-rating-delta": change.delta, class: change.delta >= 0 ? "delta-up" : "delta-down", text: `(${signed(change.delta)})`,
-  })));
+  }),
+  // A repeated game of the same players within a day counts 1/k (docs/members.md).
+  change.weight && change.weight < 1 ? el("span", {
+    class: "muted small", "data-rating-weight": change.weight,
+    text: ` ${format(gettext("repeated game: counts 1/%(k)s"), { k: Math.round(1 / change.weight) })}`,
+  }) : null));
   box.replaceChildren(el("h3", { text: gettext("New ratings") }), el("ul", {}, ...rows));
 }
 
