@@ -58,7 +58,7 @@ TYPED := games/engine games/ai games/verifier games/services games/selectors.py 
 	games/locks.py games/sockets.py accounts/services.py accounts/selectors.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py \
-	games/chain.py games/signing.py games/limits.py games/outcome.py config/middleware.py
+	games/chain.py games/signing.py games/limits.py games/outcome.py games/export.py config/middleware.py
 
 ## ruff, mypy strict and the import layers.
 lint: install

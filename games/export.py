@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from games import fairness
 from games.engine import Event, Rules, new_game
@@ -77,11 +77,11 @@ def game_record(game: Game) -> Record:
     return record_of(rules, events, opening=(opener, opening), tags=tags, result=result, variant=game.preset)
 
 
+EVENT_NAMES = {Table.Kind.RANKED.value: "Ranked game", Table.Kind.ROOM.value: "Room game"}
+
+
 def _event_name(table: Table) -> str:
-    return {
-        Table.Kind.RANKED: "Ranked game",
-        Table.Kind.ROOM: "Room game",
-    }.get(table.kind, "Casual game")
+    return EVENT_NAMES.get(str(table.kind), "Casual game")
 
 
 def game_text(game: Game) -> str:
@@ -115,7 +115,7 @@ def game_json(game: Game) -> dict[str, Any]:
     }
 
 
-def member_records(user: AbstractBaseUser) -> Iterator[str]:
+def member_records(user: User) -> Iterator[str]:
     """The records of ``user``'s finished games at public tables, oldest first,
     each followed by a blank line."""
     games = (
