@@ -45,6 +45,7 @@ from games.presence import PRESENCE_TTL
 from games.signals import game_finished
 
 from . import broadcast, live
+from . import seats as one_game
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 
 
@@ -381,6 +382,7 @@ def finish_game(
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
+    one_game.release(table_id=table.pk)
     transaction.on_commit(lambda: game_finished.send(sender=Game, game=game, table=table))
 
 
@@ -518,6 +520,7 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         table.status = Table.Status.ABORTED
         table.finished_at = now
         table.save(update_fields=["status", "finished_at"])
+        one_game.release(table_id=table.pk)
         transaction.on_commit(lambda: live.forget(game_id))
         state = selectors.game_state(game)
         if state is not None:
