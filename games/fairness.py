@@ -9,7 +9,10 @@
 - ``offer_commitment`` / ``claim_server_seed``: commit-reveal for a member's
   salt. The server draws its seed and shows its commitment on the form
   *before* the member types a salt; the deal then comes from both
-  (``games.engine.salted_seed``), so neither chooses it alone.
+  (``games.engine.salted_seed``), so neither chooses it alone. An
+  offered seed deals one table: claiming it deletes its ``SeedOffer`` row,
+  which only one of several requests at once can do (and no two games may
+  share a commitment: a unique index).
 - ``new_seed``: every game's private seed.
 """
 
@@ -18,11 +21,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import MutableMapping
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games import chain, signing
 from games.engine import Event, Rules, commit_seed
-from games.models import Game, Move, Seat, Table
+from games.models import Game, Move, Seat, SeedOffer, Table
 from games.verifier import FORMAT
 
 VERIFY_COMMAND = "python -m games.engine.verify"
@@ -123,13 +129,20 @@ def verify_command(table: Table) -> str:
 SESSION_KEY = "fair_play_seeds"
 # Commitments kept per session (several forms may be open in tabs).
 KEEP = 8
+# An offered seed not claimed within this time is forgotten.
+OFFER_TTL = timedelta(days=1)
 
 
 def offer_commitment(session: MutableMapping[str, Any]) -> str:
     """Draw a server seed for a table to come, keep it in the (server-side)
-    session and return its commitment, to show before the member salts it."""
+    session, record that its commitment may be claimed once (a
+    ``SeedOffer`` row) and return the commitment, to show before the member
+    salts it."""
     seed = new_seed()
     commitment = commit_seed(seed)
+    now = timezone.now()
+    SeedOffer.objects.filter(created_at__lt=now - OFFER_TTL).delete()
+    SeedOffer.objects.create(commitment=commitment, created_at=now)
     offered = dict(session.get(SESSION_KEY) or {})
     offered[commitment] = seed
     session[SESSION_KEY] = dict(list(offered.items())[-KEEP:])
@@ -138,10 +151,21 @@ def offer_commitment(session: MutableMapping[str, Any]) -> str:
 
 def claim_server_seed(session: MutableMapping[str, Any], commitment: str) -> str | None:
     """The server seed behind ``commitment`` (offered to this session), used
-    once; None if unknown (another session's, expired, already used)."""
+    once; None if unknown (another session's, expired, already used).
+
+    The session only says which seeds this visitor was shown: several
+    requests at once each load their own copy of it, and each would find
+    the seed there. What makes the claim once is the database: the claim
+    deletes the offer's row, and of several deletes at once one deletes it
+    (on PostgreSQL the others wait for its row lock, then find nothing)."""
     offered = dict(session.get(SESSION_KEY) or {})
     seed = offered.pop(commitment, None)
     session[SESSION_KEY] = offered
     if seed is None or commit_seed(seed) != commitment:
+        return None
+    deleted, _rows = SeedOffer.objects.filter(
+        commitment=commitment, created_at__gte=timezone.now() - OFFER_TTL
+    ).delete()
+    if not deleted:
         return None
     return str(seed)

@@ -137,18 +137,28 @@ class SaltFields(forms.Form):
 
     def seed_choice(self, session: MutableMapping[str, Any]) -> tuple[str | None, str] | None:
         """(server seed, salt) for ``create_table``: the server seed is the one
-        whose commitment the form showed. None when a salt answers a
-        commitment no longer known (expired, used): the form then holds an
-        error and a new commitment, to send again."""
+        whose commitment the form showed, claimed once (games.fairness). None
+        when a salt answers a commitment no longer known (expired, or already
+        used by this form sent twice at once): the form then holds an error
+        and a new commitment, to send again. Without a salt, an unknown
+        commitment simply gives a fresh seed (nothing was promised)."""
         salt = self.cleaned_data.get("salt") or ""
         commitment = self.cleaned_data.get("commitment") or ""
         server_seed = fairness.claim_server_seed(session, commitment) if commitment else None
         if salt and server_seed is None:
             self.add_error(
                 "salt",
-                _("The server's fingerprint shown with this form has expired: here is a new one, send the form again."),
+                _(
+                    "The server's fingerprint shown with this form has expired or has already dealt a table: "
+                    "here is a new one, send the form again."
+                ),
             )
-            self.data = self.data.copy()
-            self.data[self.add_prefix("commitment")] = fairness.offer_commitment(session)
+            self.renew_commitment(session)
             return None
         return server_seed, salt
+
+    def renew_commitment(self, session: MutableMapping[str, Any]) -> None:
+        """Show a fresh commitment when the form is shown again (the one it
+        was sent with is used or unknown)."""
+        self.data = self.data.copy()
+        self.data[self.add_prefix("commitment")] = fairness.offer_commitment(session)

@@ -1,8 +1,9 @@
 """How many tables one visitor may open, and the client's address.
 
 One guest opened 20 tables in 3 seconds: each is listed on the live page and
-each holds a hint budget. New tables (against the computer, private ones) are
-limited per visitor (a member by account, a guest by session) and per client
+each holds a hint budget. New tables (against the computer, private ones, room
+tables opened from a room page, and rematches: the ask that makes the new
+table counts for its asker) are limited per visitor (a member by account, a guest by session) and per client
 address (a guest who drops their cookies is still one address), in a window
 of ``TABLE_LIMIT_WINDOW`` seconds: ``TABLES_PER_VISITOR`` and
 ``TABLES_PER_ADDRESS`` (several people may share one address).
@@ -17,6 +18,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -46,6 +48,11 @@ def _within(key: str, limit: int, window: int) -> bool:
         cache.set(key, 1, timeout=window)
         count = 1
     return count <= limit
+
+
+def too_many_tables() -> str:
+    """What a visitor over the limit is told."""
+    return _("You have opened many tables in a short time: finish one, or wait a few minutes.")
 
 
 def allow_new_table(request: HttpRequest) -> bool:

@@ -83,10 +83,17 @@ class Seat(models.Model):
     # Stored display name: the username for members; "" for guests and
     # computers, whose names are translated when shown (games.selectors).
     name = models.CharField(max_length=150, blank=True, default="")
+    # One game at a time (games.services.seats): True while this seat is its
+    # member's game, a seat at a live table with other people or open seats
+    # (not a computer table). At most one per member: a partial unique index.
+    engaged = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
-        constraints = [models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["user"], condition=models.Q(engaged=True), name="one_game_per_member"),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.number} of table {self.table_id}"
@@ -145,9 +152,20 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # True only for a game stored before commitments were unique whose
+    # commitment an earlier game already had (set by migration 0008, never
+    # since): every other game's commitment is its own (docs/fair-play.md).
+    shared_commitment = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["finished_at", "updated_at"])]
+        constraints = [
+            # One committed seed deals one game: a second game with the same
+            # commitment would deal the same hands as the first.
+            models.UniqueConstraint(
+                fields=["commitment"], condition=models.Q(shared_commitment=False), name="game_commitment_unique"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"game {self.pk} at table {self.table_id} (seq {self.seq})"
@@ -223,6 +241,20 @@ class GameReview(models.Model):
 
     def __str__(self) -> str:
         return f"review of game {self.game_id} ({self.status})"
+
+
+class SeedOffer(models.Model):
+    """A server seed offered for a member's salt (games.fairness): its
+    commitment was shown on a form and may deal one game. Claiming it deletes
+    this row, so that of two requests that claim it at once only one finds
+    it (the session that was shown the seed is loaded by each request
+    separately; this row is not)."""
+
+    commitment = models.CharField(max_length=64, primary_key=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"seed offer {self.commitment[:12]}"
 
 
 class Presence(models.Model):

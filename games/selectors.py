@@ -120,6 +120,20 @@ def sync_frames(
     return frames
 
 
+def current_tables(user_ids: Iterable[int]) -> dict[int, Table]:
+    """Each member's game, the live table whose seat is theirs
+    (``Seat.engaged``, games.services.seats); members without one are left out."""
+    seats = Seat.objects.filter(
+        user_id__in=list(user_ids), engaged=True, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]
+    ).select_related("table")
+    return {seat.user_id: seat.table for seat in seats if seat.user_id is not None}
+
+
+def current_table(user_id: int) -> Table | None:
+    """The member's game (``current_tables``), or None."""
+    return current_tables([user_id]).get(user_id)
+
+
 def table_seats(table_id: int) -> list[Seat]:
     """A table's seats in order, with their members (one query)."""
     return list(Seat.objects.filter(table_id=table_id).select_related("user").order_by("number"))

@@ -7,7 +7,6 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import limits, selectors, services
@@ -72,7 +71,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         guest_key(request)  # the visitor the limit counts
     if not limits.allow_new_table(request):
-        form.add_error(None, too_many_tables())
+        form.add_error(None, limits.too_many_tables())
         return render(request, "games/home.html", _home_context(request, form), status=429)
     settings = {key: data[key] for key in COMPUTER_SETTINGS}
     table = _computer_table(request, settings)
@@ -80,10 +79,6 @@ def play_computer(request: HttpRequest) -> HttpResponse:
 
 
 COMPUTER_SETTINGS = ("preset", "players", "teams", "target", "level")
-
-
-def too_many_tables() -> str:
-    return _("You have opened many tables in a short time: finish one, or wait a few minutes.")
 
 
 def _computer_table(request: HttpRequest, settings: dict[str, Any]) -> Table:
@@ -122,18 +117,22 @@ def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     if seat is None:
         raise Http404("not a seat of yours")
     wants_json = request.headers.get("accept", "").startswith("application/json")
-    # Against the computer the new table is made at once: it counts as one (games.limits).
-    if table.kind == Table.Kind.COMPUTER and table.status == Table.Status.FINISHED and not (
-        Table.objects.filter(rematch_of=table).exists() or limits.allow_new_table(request)
-    ):
-        if wants_json:
-            return JsonResponse({"ok": False, "code": "rate_limited", "message": too_many_tables()}, status=429)
-        return HttpResponse(too_many_tables(), status=429)
     try:
-        result = services.offer_rematch(table_id=table.pk, seat=seat)
+        # The ask that makes the new table (against the computer: at once)
+        # counts as one new table for its asker (games.limits).
+        result = services.offer_rematch(
+            table_id=table.pk, seat=seat, allow_new_table=lambda: limits.allow_new_table(request)
+        )
+    except services.TooManyTables as error:
+        if wants_json:
+            return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=429)
+        return HttpResponse(error.message, status=429)
     except services.GameError as error:
         if wants_json:
-            return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
+            body = {"ok": False, "code": error.code, "message": error.message}
+            if isinstance(error, services.InGame) and error.url:
+                body["url"] = error.url
+            return JsonResponse(body, status=409)
         return HttpResponse(error.message, status=409)
     settings = computer_settings(table)
     if settings is not None:

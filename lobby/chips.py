@@ -22,7 +22,7 @@ from django.db.models import Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from games.models import Game, Table
 from lobby import rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -102,13 +102,30 @@ def grant_welcome(*, user_id: int) -> ChipEntry | None:
         return post(user_id=user_id, amount=rooms.STARTING_GRANT, reason=Reason.GRANT)
 
 
+def held_waiting(user_id: int) -> int:
+    """The member's stakes held at room tables not yet started (returned if
+    they leave them, so still theirs)."""
+    waiting = RoomTable.objects.filter(settled_at__isnull=True, table__status=Table.Status.WAITING).values(
+        "table__game"
+    )
+    total = (
+        ChipEntry.objects.filter(user_id=user_id, game__in=waiting, reason__in=[Reason.STAKE, Reason.RELEASE])
+        .aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+    return -total
+
+
 def topup_due(wallet: ChipWallet, *, today: date | None = None) -> int:
-    """Chips the member may claim today (0 when not below the floor or
-    already topped up today)."""
+    """Chips the member may claim today: what brings their chips back to the
+    floor, counting the stakes they hold at tables not yet started (0 when
+    not below the floor, or already topped up today). A member at the floor
+    who parks their chips at waiting tables is not below it."""
     today = today or timezone.now().date()
-    if wallet.balance >= rooms.DAILY_FLOOR or wallet.topped_up_on == today:
+    chips = wallet.balance + held_waiting(wallet.user_id)
+    if chips >= rooms.DAILY_FLOOR or wallet.topped_up_on == today:
         return 0
-    return rooms.DAILY_FLOOR - wallet.balance
+    return rooms.DAILY_FLOOR - chips
 
 
 def claim_topup(*, user_id: int, today: date | None = None) -> ChipEntry:
@@ -122,6 +139,16 @@ def claim_topup(*, user_id: int, today: date | None = None) -> ChipEntry:
                 raise ChipError(
                     _("The daily top-up is for balances below %(floor)s chips.") % {"floor": rooms.DAILY_FLOOR},
                     code="above_floor",
+                )
+            held = held_waiting(user_id)
+            if wallet.balance + held >= rooms.DAILY_FLOOR:
+                raise ChipError(
+                    _(
+                        "The daily top-up is for balances below %(floor)s chips, and the %(held)s chips of your "
+                        "stakes at tables not yet started are yours: leave those tables, or play them."
+                    )
+                    % {"floor": rooms.DAILY_FLOOR, "held": held},
+                    code="held",
                 )
             raise ChipError(_("You already had today's top-up. Come back tomorrow."), code="already_today")
         wallet.topped_up_on = today

@@ -21,10 +21,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import presence
+from games.models import Table
 from games.modes import RANKED_MODES
 from games.sockets import JsonSocket, socket_language
 from lobby import broadcast, periodic, room_tables, rooms, selectors, services
@@ -135,14 +135,17 @@ class LobbyConsumer(JsonSocket):
 
     async def _in_game(self) -> bool:
         """Refuse a queue (``in_game``, with the table's address) to a member
-        whose ranked or room game is still on: one game at a time."""
-        table = await database_sync_to_async(selectors.table_to_resume)(self.user_id)
+        who holds a seat at a live table with other people (a ranked, room or
+        private game, or such a table waiting for players): one game at a time."""
+        table, url = await database_sync_to_async(self._game_in_progress)()
         if table is None:
             return False
-        await self.send_error(
-            "in_game", _("Finish your game first."), url=reverse("games:table", args=[table.pk])
-        )
+        await self.send_error("in_game", _("Finish your game first."), url=url)
         return True
+
+    def _game_in_progress(self) -> tuple[Table | None, str]:
+        table = selectors.game_in_progress(self.user_id or 0)
+        return table, "" if table is None else selectors.table_address(table)
 
     async def _queue_room(self, room: Any, mode: Any) -> None:
         """``{"type": "queue", "room": slug, "mode": key}``: the room's queue

@@ -1,6 +1,7 @@
 """Receivers of the lobby: the embedded mode's periodic loop starts with the
 first table socket (the lobby socket starts it itself); a new member gets
-the starting chips; a room game that ends is settled."""
+the starting chips; the seats of a waiting room table hold and return their
+stakes; a room game that ends is settled."""
 
 from __future__ import annotations
 
@@ -16,7 +17,14 @@ from django.template.loader import render_to_string
 from accounts.hooks import profile_panels
 from games import dispatch
 from games.models import Game, Table
-from games.signals import game_finished, table_page_panels, table_socket_opened
+from games.signals import (
+    game_finished,
+    table_page_panels,
+    table_socket_opened,
+    waiting_seat_left,
+    waiting_seat_taking,
+    waiting_table_closed,
+)
 from lobby import chips, periodic, room_selectors, room_tables, rooms, tasks
 
 logger = logging.getLogger(__name__)
@@ -32,6 +40,26 @@ def welcome_chips(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> 
     # In the sign-up's transaction: a member exists with their chips, or not at all.
     if created:
         chips.grant_welcome(user_id=instance.pk)
+
+
+# The seats of a waiting room table (games.services.waiting), inside the
+# transaction that changes them: the chips move with the seat or not at all.
+
+
+@receiver(waiting_seat_taking, dispatch_uid="lobby.hold_stake")
+def hold_stake(sender: Any, table: Table, game: Game, user_id: int, **_kwargs: Any) -> None:
+    # Raises RoomError (the seat is refused) without the level or the chips.
+    room_tables.hold_for_seat(table=table, game=game, user_id=user_id)
+
+
+@receiver(waiting_seat_left, dispatch_uid="lobby.release_stake")
+def release_stake(sender: Any, table: Table, game: Game, user_id: int, **_kwargs: Any) -> None:
+    room_tables.release_for_seat(table=table, game=game, user_id=user_id)
+
+
+@receiver(waiting_table_closed, dispatch_uid="lobby.return_stakes")
+def return_stakes(sender: Any, table: Table, **_kwargs: Any) -> None:
+    room_tables.settle_closed(table=table)
 
 
 @receiver(game_finished, dispatch_uid="lobby.settle_room")

@@ -1,9 +1,16 @@
 """Room tables: opening, joining and leaving them with a stake, the room
 queue's matcher, and the settlement of the chips when a game ends.
 
-A member's stake is held (a ``stake`` entry, under their wallet's row lock)
-in the same transaction that seats them; a table starts when its last seat is
-taken. When the game ends, ``settle`` pays the pot by place as the room's
+A room table opened from a room page is a waiting table of the table core
+(``games.services.waiting``): it seats, frees and closes the seats (one
+game at a time included) and starts the game when the last seat is taken.
+This module keeps the room's facts (``RoomTable``) and the chips: a
+member's stake is held (a ``stake`` entry, under their wallet's row lock)
+in the same transaction that seats them, before their seat is written
+(``games.signals.waiting_seat_taking``: a refusal here writes nothing),
+returned when they leave (``waiting_seat_left``), and every stake returns
+when the table is closed (``waiting_table_closed``); lobby.receivers
+connects them. When the game ends, ``settle`` pays the pot by place as the room's
 payout table says (lobby.rooms.settle), exactly once: the ``RoomTable`` row
 is locked and marked settled in the same transaction as the entries, and the
 ledger's unique constraints refuse a second entry per (game, member, reason).
@@ -43,10 +50,11 @@ logger = logging.getLogger(__name__)
 Reason = ChipEntry.Reason
 
 
-class RoomError(game_services.GameError):
+class RoomError(game_services.SeatRefused):
     """A seat that cannot be taken (message for the member); nothing changed."""
 
-    code = "not_allowed"
+
+KINDS = (Table.Kind.ROOM,)
 
 
 # --- Who may sit ------------------------------------------------------------------
@@ -104,69 +112,60 @@ def open_table(*, owner: User, room: str, kind: str, target: int) -> Table:
         raise RoomError(_("This room has no such game."), reason="bad_game")
     rules = rooms.room_rules(kind, target)
     with transaction.atomic():
-        table = game_services.create_table(
-            kind=Table.Kind.ROOM,
-            rules=rules,
-            preset=rooms.PRESET,
-            seats=[game_services.SeatSpec(user=owner), *(game_services.SeatSpec() for _ in range(rules.players - 1))],
-            public=True,
-            created_by=owner,
-            start=False,
+        table = game_services.waiting.open_table(
+            kind=Table.Kind.ROOM, rules=rules, preset=rooms.PRESET, owner=owner, public=True
         )
         room_table = RoomTable.objects.create(table=table, room=room, kind=kind, target=target, stake=spec.stake)
         _hold_stake(user_id=owner.pk, room_table=room_table, game=table.game)
     return table
 
 
-def _locked_waiting(table_id: int) -> tuple[Table, RoomTable, list[Seat]]:
-    room_table = RoomTable.objects.select_for_update().filter(pk=table_id).first()
-    table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if room_table is None or table is None:
-        raise RoomError(_("This room table does not exist."), reason="no_table")
-    if table.status != Table.Status.WAITING:
-        raise RoomError(_("This game has already started."), reason="started")
-    return table, room_table, list(Seat.objects.select_for_update().filter(table=table).order_by("number"))
-
-
 def join_table(*, table_id: int, user: User) -> Seat:
     """Seat ``user`` at the first open seat, holding their stake; the game
     starts when the last seat is taken. Refused (``RoomError``) without the
-    level or the chips."""
-    with transaction.atomic():
-        table, room_table, seats = _locked_waiting(table_id)
-        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if mine is not None:
-            return mine
-        seat = next((seat for seat in seats if seat.kind == "open"), None)
-        if seat is None:
-            raise RoomError(_("Every seat at this table is taken."), reason="full")
-        _hold_stake(user_id=user.pk, room_table=room_table, game=table.game)
-        seat.user = user
-        seat.name = user.get_username()
-        seat.save(update_fields=["user", "name"])
-        if not any(other.kind == "open" for other in seats):
-            game_services.start_game(table=table)
-        return seat
+    level or the chips, and by the table core (full, started, one game at a
+    time)."""
+    return game_services.waiting.take_seat(table_id=table_id, user=user, kinds=KINDS)
 
 
 def leave_table(*, table_id: int, user: User) -> None:
     """Leave a waiting table: the stake comes back. The owner leaving closes
     the table and every stake comes back."""
-    with transaction.atomic():
-        table, room_table, seats = _locked_waiting(table_id)
-        if table.created_by_id == user.pk:
-            table.status = Table.Status.ABORTED
-            table.finished_at = timezone.now()
-            table.save(update_fields=["status", "finished_at"])
-            _settle_locked(room_table)
-            return
-        seat = next((seat for seat in seats if seat.user_id == user.pk), None)
-        if seat is None:
-            return
-        seat.user = None
-        seat.name = ""
-        seat.save(update_fields=["user", "name"])
-        chips.post(user_id=user.pk, amount=room_table.stake, reason=Reason.RELEASE, game=table.game)
+    game_services.waiting.leave_seat(table_id=table_id, user=user, kinds=KINDS)
+
+
+# --- The chips of a waiting table's seats (games.signals; lobby.receivers) ------------
+
+
+def _locked_room_table(table: Table) -> RoomTable | None:
+    if table.kind != Table.Kind.ROOM:
+        return None
+    room_table = RoomTable.objects.select_for_update().filter(pk=table.pk).first()
+    if room_table is None:
+        raise RoomError(_("This room table does not exist."), reason="no_table")
+    return room_table
+
+
+def hold_for_seat(*, table: Table, game: Game, user_id: int) -> None:
+    """A member is sitting down at a waiting room table: hold their stake
+    (or refuse the seat, nothing written)."""
+    room_table = _locked_room_table(table)
+    if room_table is not None:
+        _hold_stake(user_id=user_id, room_table=room_table, game=game)
+
+
+def release_for_seat(*, table: Table, game: Game, user_id: int) -> None:
+    """A member left a waiting room table: their stake comes back."""
+    room_table = _locked_room_table(table)
+    if room_table is not None and _held(game).get(user_id):
+        chips.post(user_id=user_id, amount=room_table.stake, reason=Reason.RELEASE, game=game)
+
+
+def settle_closed(*, table: Table) -> None:
+    """A waiting room table was closed: every stake comes back now."""
+    room_table = _locked_room_table(table)
+    if room_table is not None:
+        _settle_locked(room_table)
 
 
 # --- Settlement ---------------------------------------------------------------------
@@ -424,23 +423,16 @@ stakes returned (nobody's chips stay held by a table that never starts)."""
 
 
 def close_stale_tables(*, now: datetime | None = None) -> int:
-    """Close the room tables that waited longer than ``WAITING_LIMIT``;
-    every stake returns. Returns how many were closed."""
+    """Close the room tables that waited longer than ``WAITING_LIMIT``
+    (aborted by the table core); every stake returns. Returns how many
+    were closed."""
     moment = now or timezone.now()
     stale = RoomTable.objects.filter(
         table__status=Table.Status.WAITING, table__created_at__lt=moment - WAITING_LIMIT
     ).values_list("pk", flat=True)
     closed = 0
     for table_id in list(stale):
-        with transaction.atomic():
-            room_table = RoomTable.objects.select_for_update().get(pk=table_id)
-            table = Table.objects.select_for_update().get(pk=table_id)
-            if table.status != Table.Status.WAITING:
-                continue
-            table.status = Table.Status.ABORTED
-            table.finished_at = moment
-            table.save(update_fields=["status", "finished_at"])
-            closed += _settle_locked(room_table)
+        closed += game_services.waiting.close_table(table_id=table_id, reason="stale", kinds=KINDS)
     return closed
 
 
@@ -503,8 +495,10 @@ def _match_room(room: str, mode_key: str, *, now: datetime | None) -> list[Table
             .filter(room=room, mode=mode_key)
             .select_related("user")
         }
-        # Whoever can no longer sit (spent their chips elsewhere) leaves the queue.
-        for user_id in [user_id for user_id in entries if refusal(user_id=user_id, room=spec)]:
+        # Whoever can no longer sit (spent their chips elsewhere, or sat at a
+        # table meanwhile: one game at a time) leaves the queue.
+        busy = game_selectors.current_tables(entries)
+        for user_id in [user_id for user_id in entries if user_id in busy or refusal(user_id=user_id, room=spec)]:
             entries.pop(user_id).delete()
         if len(entries) < mode.players:
             return tables
@@ -513,22 +507,28 @@ def _match_room(room: str, mode_key: str, *, now: datetime | None) -> list[Table
         rng = random.SystemRandom()
         for group in pair_tickets(tickets, mode.players):
             users = [entries[t.user_id].user for t in seat_order(group, teams=mode.teams, rng=rng)]
-            QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
-            table = game_services.create_table(
-                kind=Table.Kind.ROOM,
-                rules=mode.rules,
-                preset=mode.preset,
-                seats=[game_services.SeatSpec(user=user) for user in users],
-                public=True,
-                mode=mode_key,
-                start=False,
-            )
-            room_table = RoomTable.objects.create(
-                table=table, room=room, kind=kind, target=mode.target, stake=spec.stake
-            )
-            for user in users:
-                _hold_stake(user_id=user.pk, room_table=room_table, game=table.game)
-            game_services.start_game(table=table)
+            try:
+                with transaction.atomic():
+                    QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
+                    table = game_services.create_table(
+                        kind=Table.Kind.ROOM,
+                        rules=mode.rules,
+                        preset=mode.preset,
+                        seats=[game_services.SeatSpec(user=user) for user in users],
+                        public=True,
+                        mode=mode_key,
+                        start=False,
+                    )
+                    room_table = RoomTable.objects.create(
+                        table=table, room=room, kind=kind, target=mode.target, stake=spec.stake
+                    )
+                    for user in users:
+                        _hold_stake(user_id=user.pk, room_table=room_table, game=table.game)
+                    game_services.start_game(table=table)
+            except game_services.InGame as error:
+                # Seated elsewhere since the check: they leave the queue, the others wait on.
+                QueueEntry.objects.filter(user_id=error.user_id).delete()
+                continue
             tables.append(table)
             frame = selectors.matched_frame(table)
             user_ids = [user.pk for user in users]

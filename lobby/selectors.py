@@ -17,7 +17,7 @@ from accounts.selectors import ratings_in_mode
 from games.models import Game, Seat, Table
 from games.modes import MODE_KEYS, RANKED_MODES
 from games.presence import live_presence
-from games.selectors import game_state, seat_names
+from games.selectors import current_table, game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 
@@ -69,6 +69,24 @@ def table_to_resume(user_id: int) -> Table | None:
         .order_by("-created_at")
         .first()
     )
+
+
+def table_address(table: Table) -> str:
+    """Where a member finds their table: a private or room table still
+    waiting for players has its waiting page in the lobby; else the table page."""
+    if table.status == Table.Status.WAITING and table.kind == Table.Kind.ROOM:
+        return reverse("lobby:room_table", args=[table.pk])
+    if table.status == Table.Status.WAITING and table.kind == Table.Kind.PRIVATE:
+        return reverse("lobby:private_table", args=[table.pk])
+    return reverse("games:table", args=[table.pk])
+
+
+def game_in_progress(user_id: int) -> Table | None:
+    """The table that keeps a member from queueing or sitting elsewhere (one
+    game at a time, games.services.seats): their seat at a live table with
+    other people or open seats (a room or private table waiting for players
+    too), or the game ``table_to_resume`` would send them back to."""
+    return current_table(user_id) or table_to_resume(user_id)
 
 
 def matched_frame(table: Table) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from accounts.selectors import are_friends, display_rating_of
 from games.locks import try_lock
 from games.models import Table
 from games.modes import RANKED_MODES, RankedMode
-from games.services import SeatSpec, create_table
+from games.selectors import current_tables
+from games.services import InGame, SeatSpec, create_table
 from lobby import broadcast, private, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import Invitation, QueueEntry
@@ -89,6 +90,9 @@ def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Table]:
             entry.user_id: entry
             for entry in QueueEntry.objects.select_for_update().filter(mode=mode.key, room="").select_related("user")
         }
+        # Whoever sat at a table meanwhile (one game at a time) leaves the queue.
+        for user_id in current_tables(entries):
+            entries.pop(user_id).delete()
         if len(entries) < mode.players:
             return tables
         moment = now or timezone.now()
@@ -99,15 +103,21 @@ def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Table]:
         rng = random.SystemRandom()
         for group in pair_tickets(tickets, mode.players):
             users = [entries[ticket.user_id].user for ticket in seat_order(group, teams=mode.teams, rng=rng)]
-            QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
-            table = create_table(
-                kind=Table.Kind.RANKED,
-                rules=mode.rules,
-                preset=mode.preset,
-                seats=[SeatSpec(user=user) for user in users],
-                public=True,
-                mode=mode.key,
-            )
+            try:
+                with transaction.atomic():
+                    QueueEntry.objects.filter(user_id__in=[user.pk for user in users]).delete()
+                    table = create_table(
+                        kind=Table.Kind.RANKED,
+                        rules=mode.rules,
+                        preset=mode.preset,
+                        seats=[SeatSpec(user=user) for user in users],
+                        public=True,
+                        mode=mode.key,
+                    )
+            except InGame as error:
+                # Seated elsewhere since the check: they leave the queue, the others wait on.
+                QueueEntry.objects.filter(user_id=error.user_id).delete()
+                continue
             tables.append(table)
             frame = selectors.matched_frame(table)
             user_ids = [user.pk for user in users]

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -43,6 +44,22 @@ def live(request: HttpRequest) -> HttpResponse:
     return render(request, "lobby/live.html", {"live_tables": selectors.live_tables(limit=100)})
 
 
+def refusal_message(error: game_services.GameError) -> str:
+    """A refusal for the messages: one game at a time links to the table
+    the member is at (its waiting page while it waits)."""
+    if isinstance(error, game_services.InGame) and error.table_id is not None:
+        table = Table.objects.filter(pk=error.table_id).first()
+        if table is not None:
+            return format_html(
+                '{} <a href="{}" data-in-game="{}">{}</a>',
+                error.message,
+                selectors.table_address(table),
+                table.pk,
+                _("Go to table %(table)s") % {"table": table.pk},
+            )
+    return error.message
+
+
 @login_required
 def private_new(request: HttpRequest) -> HttpResponse:
     # The server's seed is drawn and committed to before the creator may salt it.
@@ -55,20 +72,28 @@ def private_new(request: HttpRequest) -> HttpResponse:
         and (seed := form.seed_choice(request.session)) is not None
     ):
         if not limits.allow_new_table(request):
-            form.add_error(None, _("You have opened many tables in a short time: finish one, or wait a few minutes."))
+            form.add_error(None, limits.too_many_tables())
             return render(request, "lobby/private_new.html", {"form": form}, status=429)
         data = form.cleaned_data
         server_seed, salt = seed
-        table = private.create_private_table(
-            owner=request.user,
-            preset=data["preset"],
-            players=data["players"],
-            teams=data["teams"],
-            target=data["target"],
-            public=data["public"],
-            server_seed=server_seed,
-            salt=salt,
-        )
+        try:
+            table = private.create_private_table(
+                owner=request.user,
+                preset=data["preset"],
+                players=data["players"],
+                teams=data["teams"],
+                target=data["target"],
+                public=data["public"],
+                server_seed=server_seed,
+                salt=salt,
+            )
+        except game_services.GameError as error:
+            # One game at a time, or a fingerprint that already dealt a table.
+            form.add_error(None, refusal_message(error))
+            form.renew_commitment(request.session)
+            return render(
+                request, "lobby/private_new.html", {"form": form, "preset_limits": preset_limits()}, status=409
+            )
         return redirect("lobby:private_table", table_id=table.pk)
     return render(request, "lobby/private_new.html", {"form": form, "preset_limits": preset_limits()})
 
@@ -147,7 +172,7 @@ def private_join(request: HttpRequest, token: str) -> HttpResponse:
         try:
             private.take_seat(table_id=table.pk, user=request.user)
         except game_services.GameError as error:
-            messages.error(request, error.message)
+            messages.error(request, refusal_message(error))
             return redirect("games:home")
         return redirect("lobby:private_table", table_id=table.pk)
     return render(
@@ -265,12 +290,15 @@ def room_open(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose a game and its length."))
         return redirect("lobby:room", slug=slug)
+    if not limits.allow_new_table(request):
+        messages.error(request, limits.too_many_tables())
+        return redirect("lobby:room", slug=slug)
     try:
         table = room_tables.open_table(
             owner=request.user, room=slug, kind=form.cleaned_data["kind"], target=form.cleaned_data["target"]
         )
     except game_services.GameError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_message(error))
         return redirect("lobby:room", slug=slug)
     return redirect("lobby:room_table", table_id=table.pk)
 
@@ -282,7 +310,7 @@ def room_join(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         room_tables.join_table(table_id=table_id, user=request.user)
     except game_services.GameError as error:
-        messages.error(request, error.message)
+        messages.error(request, refusal_message(error))
         return redirect("lobby:room", slug=room_table.room)
     return redirect("lobby:room_table", table_id=table_id)
 

@@ -8,7 +8,11 @@
   ``resign(*, game_id, seat)``, ``offer_draw(*, game_id, seat)``,
   ``abort_game(*, game_id, reason)``, ``offer_rematch(*, table_id, seat)``;
 - ``decide_computer_turn(*, game_id, seq)`` / ``apply_computer_turn(decision)``
-  (the Celery tasks' bodies), ``take_computer_turn(*, game_id, seq)`` (both at once).
+  (the Celery tasks' bodies), ``take_computer_turn(*, game_id, seq)`` (both at once);
+- ``waiting``: the waiting tables every app seats people through
+  (``waiting.open_table``, ``take_seat``, ``seat_computer``, ``free_seat``,
+  ``leave_seat``, ``close_table``), and the rule of one game at a time
+  (``seats``; a refusal is ``InGame``, with the address of the member's table).
 
 Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
 """
@@ -16,8 +20,20 @@ Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code)
 from games.ai import LEVELS
 from games.fairness import new_seed
 
+from . import seats, waiting
 from .computer import ComputerDecision, apply_computer_turn, decide_computer_turn, take_computer_turn
-from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
+from .errors import (
+    GameError,
+    GameNotLive,
+    IllegalMove,
+    InGame,
+    NotAllowed,
+    NotSeated,
+    NotYourTurn,
+    SeatRefused,
+    StaleSeq,
+    TooManyTables,
+)
 from .play import DrawOffer, Outcome, abort_game, finish_game, offer_draw, play_move, resign, start_next_round
 from .rematch import Rematch, offer_rematch, rematch_state
 from .tables import (
@@ -37,13 +53,16 @@ __all__ = [
     "GameError",
     "GameNotLive",
     "IllegalMove",
+    "InGame",
     "NotAllowed",
     "NotSeated",
     "NotYourTurn",
     "Outcome",
     "Rematch",
+    "SeatRefused",
     "SeatSpec",
     "StaleSeq",
+    "TooManyTables",
     "abort_game",
     "adopt_guest_seats",
     "apply_computer_turn",
@@ -57,7 +76,9 @@ __all__ = [
     "play_move",
     "rematch_state",
     "resign",
+    "seats",
     "start_game",
     "start_next_round",
     "take_computer_turn",
+    "waiting",
 ]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
+
 
 class GameError(Exception):
     """A refused command; ``code`` is the websocket error code, ``reason`` a detail."""
@@ -52,3 +54,32 @@ class GameNotLive(GameError):
     """The game has not started, is finished or was aborted."""
 
     code = "illegal"
+
+
+class SeatRefused(NotAllowed):
+    """A seat of a waiting table that cannot be taken, given or freed (the
+    table is full, started, not the caller's to change...)."""
+
+
+class InGame(GameError):
+    """One game at a time: the member already holds a seat at another live
+    table (games.services.seats). ``table_id`` is that table (None when the
+    refusal names someone else, whose table is theirs to know)."""
+
+    code = "in_game"
+
+    def __init__(self, message: str, *, user_id: int, table_id: int | None) -> None:
+        super().__init__(message, reason="in_game")
+        self.user_id = user_id
+        self.table_id = table_id
+
+    @property
+    def url(self) -> str | None:
+        """The address of the table the member is at (the table page)."""
+        return None if self.table_id is None else reverse("games:table", args=[self.table_id])
+
+
+class TooManyTables(GameError):
+    """A new table refused by the visitor's table limit (games.limits)."""
+
+    code = "rate_limited"

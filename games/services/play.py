@@ -47,6 +47,7 @@ from games.presence import PRESENCE_TTL
 from games.signals import game_finished
 
 from . import broadcast, live
+from . import seats as one_game
 from .errors import GameError, GameNotLive, IllegalMove, NotAllowed, NotSeated, NotYourTurn, StaleSeq
 
 
@@ -395,6 +396,7 @@ def finish_game(
     table.status = Table.Status.FINISHED
     table.finished_at = now
     table.save(update_fields=["status", "finished_at"])
+    one_game.release(table_id=table.pk)
     if announce:
         announce_finished(game=game, table=table)
 
@@ -536,6 +538,7 @@ def abort_game(*, game_id: int, reason: str = "aborted") -> bool:
         table.status = Table.Status.ABORTED
         table.finished_at = now
         table.save(update_fields=["status", "finished_at"])
+        one_game.release(table_id=table.pk)
         transaction.on_commit(lambda: live.forget(game_id))
         state = selectors.game_state(game)
         if state is not None:

@@ -9,16 +9,17 @@ pages of those who asked first go to the new table."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games import limits, selectors
 from games.models import Game, Seat, Table
 
 from . import broadcast
-from .errors import NotAllowed, NotSeated
+from .errors import NotAllowed, NotSeated, TooManyTables
 from .tables import SeatSpec, create_table
 
 
@@ -50,9 +51,12 @@ def rematch_state(table: Table) -> dict[str, object] | None:
     return rematch_frame(table, asked, [n for n in people if n not in asked], new)
 
 
-def offer_rematch(*, table_id: int, seat: int) -> Rematch:
+def offer_rematch(*, table_id: int, seat: int, allow_new_table: Callable[[], bool] | None = None) -> Rematch:
     """``seat`` (a person seated at the finished table) asks for a rematch.
-    Asking twice changes nothing."""
+    Asking twice changes nothing. The ask that makes the new table counts
+    one new table for its asker: ``allow_new_table`` (games.limits), and
+    ``TooManyTables`` (nothing changed) when it says no. The new table
+    seats its members only if none has a game elsewhere (``InGame``)."""
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         game = Game.objects.get(table=table)
@@ -84,6 +88,8 @@ def offer_rematch(*, table_id: int, seat: int) -> Rematch:
             # A ranked rematch is a friendly game, unranked as a private table
             # is: ratings come only from opponents the matcher chose, never
             # from a series the same players arrange (docs/members.md).
+            if allow_new_table is not None and not allow_new_table():
+                raise TooManyTables(limits.too_many_tables())
             new = create_table(
                 kind=Table.Kind.PRIVATE if table.ranked else table.kind,
                 rules=selectors.game_rules(game),
@@ -92,6 +98,7 @@ def offer_rematch(*, table_id: int, seat: int) -> Rematch:
                 public=table.public,
                 created_by=table.created_by,
                 mode="" if table.ranked else table.mode,
+                actor=seats[seat].user,
             )
             new.rematch_of = table
             new.save(update_fields=["rematch_of"])

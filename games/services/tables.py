@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,6 +21,7 @@ from games.fairness import new_seed
 from games.models import Game, Seat, Table
 
 from . import broadcast
+from . import seats as one_game
 from .errors import GameNotLive, NotAllowed
 
 
@@ -61,6 +62,7 @@ def create_table(
     start: bool = True,
     server_seed: str | None = None,
     salt: str = "",
+    actor: User | None = None,
 ) -> Table:
     """Create a table, its seats (in turn order) and its game.
 
@@ -68,7 +70,11 @@ def create_table(
     any deal. With ``start`` (and no open seat) the first round is dealt at
     once; else the table waits (status "waiting") for ``start_game``.
     A member's ``salt`` mixes into ``server_seed`` (a seed whose commitment
-    they saw before choosing the salt: games.fairness) to make the deal.
+    they saw before choosing the salt: games.fairness) to make the deal; a
+    server seed deals one game (``NotAllowed`` for a second one).
+    One game at a time (games.services.seats): ``InGame`` when a member
+    seated here already has a game elsewhere, worded for ``actor`` (who asked
+    for the table; by default ``created_by``).
     """
     if kind not in Table.Kind.values:
         raise ValueError(f"unknown table kind {kind!r}")
@@ -83,32 +89,46 @@ def create_table(
         raise ValueError("a person can hold only one seat at a table")
     server_seed = server_seed or new_seed()
     seed = salted_seed(server_seed, salt) if salt else server_seed
-    with transaction.atomic():
-        table = Table.objects.create(
-            kind=kind, public=public, mode=mode, created_by=created_by, status=Table.Status.WAITING
-        )
-        Seat.objects.bulk_create(
-            Seat(
-                table=table,
-                number=number,
-                user=spec.user,
-                guest_key=spec.guest_key,
-                level=spec.level,
-                name=spec.name or (spec.user.get_username() if spec.user is not None else ""),
+    commitment = commit_seed(server_seed)
+    try:
+        with transaction.atomic():
+            table = Table.objects.create(
+                kind=kind, public=public, mode=mode, created_by=created_by, status=Table.Status.WAITING
             )
-            for number, spec in enumerate(seats)
-        )
-        Game.objects.create(
-            table=table,
-            preset=preset,
-            rules=rules.to_dict(),
-            seed=seed,
-            commitment=commit_seed(server_seed),
-            server_seed=server_seed if salt else "",
-            salt=salt,
-        )
-        if start:
-            start_game(table=table)
+            Seat.objects.bulk_create(
+                Seat(
+                    table=table,
+                    number=number,
+                    user=spec.user,
+                    guest_key=spec.guest_key,
+                    level=spec.level,
+                    name=spec.name or (spec.user.get_username() if spec.user is not None else ""),
+                )
+                for number, spec in enumerate(seats)
+            )
+            # One game at a time (games.services.seats): refused, and nothing written.
+            asking = actor or created_by
+            one_game.engage_table(table=table, actor_id=asking.pk if asking is not None else None)
+            Game.objects.create(
+                table=table,
+                preset=preset,
+                rules=rules.to_dict(),
+                seed=seed,
+                commitment=commitment,
+                server_seed=server_seed if salt else "",
+                salt=salt,
+            )
+            if start:
+                start_game(table=table)
+    except IntegrityError:
+        # One committed seed deals one game (the unique commitment): a seed
+        # offered once and claimed twice, or a server seed given twice.
+        if Game.objects.filter(commitment=commitment, shared_commitment=False).exists():
+            raise NotAllowed(
+                _("This deal's fingerprint already deals another table: ask for a new one."),
+                reason="commitment_used",
+            ) from None
+        raise
     table.refresh_from_db()
     return table
 
@@ -159,6 +179,9 @@ def start_game(*, table: Table) -> Game:
         game.save(update_fields=["state", "to_move", "round_over", "started_at", "updated_at"])
         locked_table.status = Table.Status.PLAYING
         locked_table.save(update_fields=["status"])
+        if not one_game.is_game(locked_table, seats):
+            # One person and computers only: practice, not a game that holds them.
+            one_game.release(table_id=table.pk)
         if state.game_over:
             # A block deal where nobody holds the opening number is blocked
             # from the first tile (about 1 duel in 120): the game ends at once.

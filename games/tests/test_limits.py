@@ -60,6 +60,8 @@ def test_members_private_tables_count_too() -> None:
             {"preset": "classic-draw", "players": "2", "target": "100", "public": "on", "commitment": commitment},
         )
         created += response.status_code == 302
+        if response.status_code == 302:  # one table at a time: the owner leaves it (it is closed) for the next
+            member.post(f"{response['Location']}leave/")
     assert created == 10
     assert Table.objects.filter(kind=Table.Kind.PRIVATE).count() == 10
     assert member.post("/play/computer/", FORM).status_code == 429  # the same visitor
@@ -82,3 +84,34 @@ def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
     assert Table.objects.count() == 2
     # Asking again for a rematch already made is not a new table.
     assert guest.post(f"/table/{first.pk}/rematch/").status_code == 302
+
+
+def test_a_rematch_of_a_private_table_counts_as_a_new_table(settings) -> None:
+    """Against computers at a private table a rematch is made at once: each
+    one is a new table, counted like any other (it was not)."""
+    from games import services
+    from games.engine import rules_for
+
+    settings.TABLES_PER_VISITOR = 3
+    user = UserFactory()
+    member = Client()
+    member.force_login(user)
+    table = services.create_table(
+        kind=Table.Kind.PRIVATE,
+        rules=rules_for("duel-block", players=2, teams=False, target=0),
+        preset="duel-block",
+        seats=[services.SeatSpec(user=user), services.SeatSpec(level="easy")],
+        public=False,
+        created_by=user,
+    )
+    answers = []
+    for _ in range(4):
+        if table.status != Table.Status.FINISHED:
+            services.resign(game_id=table.game.pk, seat=0)
+        answer = member.post(f"/table/{table.pk}/rematch/", headers={"accept": "application/json"})
+        answers.append(answer.status_code)
+        if answer.status_code == 200:
+            table = Table.objects.get(rematch_of=table)
+    assert answers == [200, 200, 200, 429]
+    assert answer.json()["code"] == "rate_limited"
+    assert Table.objects.filter(kind=Table.Kind.PRIVATE).count() == 4

@@ -98,9 +98,9 @@ def test_the_status_of_a_table_that_is_not_public_is_for_its_creator_and_players
         status = logged_in(player).get(url).json()
         assert status["status"] == "waiting"
         assert [seat["name"] for seat in status["seats"]][:2] == ["alice", "bob"]
-    # A public waiting table is anyone's to watch, its status too.
+    # A public waiting table is anyone's to watch, its status too (carol's: one table at a time for alice).
     shown = private.create_private_table(
-        owner=alice, preset="classic-block", players=2, teams=False, target=50, public=True
+        owner=carol, preset="classic-block", players=2, teams=False, target=50, public=True
     )
     assert Client().get(f"/private/{shown.pk}/status/").status_code == 200
 

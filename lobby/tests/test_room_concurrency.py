@@ -140,5 +140,24 @@ def test_two_settlements_of_one_winner_at_once_cannot_both_pass_the_cap(monkeypa
         assert sum(
             ChipEntry.objects.filter(game__table__in=tables, reason="capped").values_list("amount", flat=True)
         ) == 2 * 18 - 20
+
+
+def test_one_member_joining_two_tables_at_once_sits_at_one() -> None:
+    """One game at a time is a rule of the data: with chips enough for both,
+    two joins at the same moment still seat the member once."""
+    User = get_user_model()
+    for attempt in range(5):
+        owners = [User.objects.create_user(username=f"host{attempt}-{n}", password="x") for n in range(2)]
+        player = User.objects.create_user(username=f"guest{attempt}", password="x")
+        tables = [room_tables.open_table(owner=owner, room="passport", kind="three", target=0) for owner in owners]
+        results, errors = at_once(
+            *(lambda table=table: room_tables.join_table(table_id=table.pk, user=player) for table in tables)
+        )
+        assert len(results) == 1, errors
+        assert len(errors) == 1
+        assert isinstance(errors[0], game_services.InGame)
+        assert errors[0].table_id == results[0].table_id  # the refusal names the table they sat at
+        assert Seat.objects.filter(user=player).count() == 1
+        assert ChipWallet.objects.get(user=player).balance == 980
     assert chips.check_wallets() == []
     assert chips.totals().balanced
