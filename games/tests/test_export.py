@@ -123,7 +123,7 @@ def test_a_private_table_is_exported_only_to_its_players_and_a_waiting_one_not_a
     assert player.get(f"/game/{table.pk}/export").status_code == 200
     waiting = services.create_table(
         kind=Table.Kind.PRIVATE, rules=spec.rules, preset=spec.preset, public=True,
-        seats=[services.SeatSpec(user=alice), services.SeatSpec()], start=False,
+        seats=[services.SeatSpec(user=carol), services.SeatSpec()], start=False,
     )
     assert Client().get(f"/game/{waiting.pk}/export").status_code == 404
     assert Client().get("/game/999999/export").status_code == 404
@@ -132,13 +132,13 @@ def test_a_private_table_is_exported_only_to_its_players_and_a_waiting_one_not_a
 def test_a_member_downloads_every_public_finished_game_of_theirs():
     alice, bob = UserFactory.create(username="alice"), UserFactory.create(username="bob")
     finished = [play_out(ranked_table([alice, bob]), seed=number) for number in range(3)]
-    ranked_table([alice, bob])  # still on: not in the download
     spec = RANKED_MODES["duel-block"]
     private = services.create_table(
         kind=Table.Kind.PRIVATE, rules=spec.rules, preset=spec.preset, public=False,
         seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)], server_seed=seed_in_play(spec.rules),
     )
     play_out(private, seed=9)  # private: not in the public download
+    ranked_table([alice, bob])  # still on: not in the download
     response = Client().get("/u/alice/games.txt")
     assert response.status_code == 200
     assert response.streaming

@@ -117,7 +117,10 @@ def test_leaving_gives_the_seat_back_and_the_owner_leaving_aborts_through_the_co
     assert table.status == Table.Status.ABORTED
     assert table.finished_at is not None
     assert game.finished_at == table.finished_at
-    assert game.result == {"scores": None, "winner": None, "reason": "owner_left", "resigned": None, "rounds": None}
+    assert game.result == {
+        "scores": None, "winner": None, "reason": "owner_left", "resigned": None, "rounds": None,
+        "rounds_played": 0, "aborted": True,
+    }
     assert [name for name, _kwargs in heard] == ["taking", "left", "closed"]
     assert selectors.current_table(alice.pk) is None
     assert not waiting.close_table(table_id=table.pk, reason="stale", kinds=PRIVATE)  # closed already
