@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench worker beat stack lint migrate check-migrations messages install
+.PHONY: run test bench worker beat stack lint migrate check-migrations messages install js-install
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -15,6 +15,15 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	touch $@
 
 install: $(VENV)/.installed
+
+# The browser code's checker (TypeScript, pinned in package-lock.json) for
+# `make lint`: npm ci into node_modules/. `make run` needs none of it.
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is needed for the browser code's type check (apt-get install -y nodejs npm)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+js-install: node_modules/.installed
 
 migrate: install
 	$(PY) manage.py migrate --noinput
@@ -60,14 +69,15 @@ TYPED := games/engine games/ai games/verifier games/services games/selectors.py 
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py \
 	games/chain.py games/signing.py games/limits.py games/outcome.py games/export.py config/middleware.py
 
-## ruff, mypy strict and the import layers.
-lint: install
+## ruff, mypy strict, the import layers, and tsc --checkJs on the browser code (tsconfig.json).
+lint: install js-install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(TYPED)
 	$(VENV)/bin/lint-imports
+	node_modules/.bin/tsc -p tsconfig.json
 
 ## Regenerate and compile the translation catalogues (needs gettext).
 messages: install
-	$(PY) manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
-	$(PY) manage.py makemessages -d djangojs -l fr --ignore=.venv --ignore=staticfiles
+	$(PY) manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles --ignore=node_modules
+	$(PY) manage.py makemessages -d djangojs -l fr --ignore=.venv --ignore=staticfiles --ignore=node_modules
 	$(PY) manage.py compilemessages -l fr --ignore=.venv

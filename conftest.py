@@ -13,7 +13,7 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -120,7 +120,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     return messages
 
 
-def _missing(what: str, reason: str, flag: str) -> None:
+def _missing(what: str, reason: str, flag: str) -> NoReturn:
     message = f"{what} is not available: {reason}"
     if os.environ.get(flag) == "1":
         pytest.fail(f"{message} ({flag}=1, so this fails instead of skipping)")
@@ -178,6 +178,16 @@ def gettext_tools() -> None:
     """GNU gettext's programs, which ``makemessages`` runs (.ci/run installs them)."""
     if shutil.which("xgettext") is None or shutil.which("msgmerge") is None:
         _missing("GNU gettext", "xgettext not found (apt-get install -y gettext)", "REQUIRE_SERVICES")
+
+
+@pytest.fixture(scope="session")
+def node_path() -> str:
+    """Node.js (20 or later), which runs the browser code's pure modules in
+    tests (tests/js/, ``node --test``); .ci/run installs it when missing."""
+    path = shutil.which("node")
+    if path is None:
+        _missing("Node.js", "node not found (apt-get install -y nodejs)", "REQUIRE_SERVICES")
+    return path
 
 
 @pytest.fixture(scope="module")

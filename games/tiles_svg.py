@@ -1,8 +1,9 @@
 """SVG drawing of a domino tile, shared by the pages rendered on the server
-(rules guide, replays, live previews). ``static/js/tiles.js`` draws the same
-picture in the browser for the live table (whole shapes in each tile, which
-the table's CSS styles per tile: a playable tile's edge); keep the two in
-step: the same sizes, pip layout and classes."""
+(rules guide, replays, live previews), referencing shapes held once in the
+page (``<use>``). ``static/js/tiles.js`` draws the same picture in the browser
+for the live table, with whole shapes in each tile (the table's CSS styles a
+tile's face: a playable tile's edge); games/tests/test_tiles_agree.py renders
+every tile with both, resolves the references, and fails when they differ."""
 
 from __future__ import annotations
 

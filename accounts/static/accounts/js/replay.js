@@ -1,16 +1,43 @@
 // Replay stepper: shows any step of a finished game from the steps the
 // server computed with the engine (all hands shown).
-import { tileElement } from "../../js/tiles.js";
+import { tileElement, tileKey } from "../../js/tiles.js";
 import { fitLine } from "../../games/js/line_layout.js";
 
-const root = document.querySelector("[data-replay]");
-const steps = JSON.parse(document.getElementById("replay-steps").textContent);
+/**
+ * A step of the game (accounts.replays): what the table showed after a move.
+ * @typedef {object} Step
+ * @property {string} label
+ * @property {number} round
+ * @property {number[]} scores
+ * @property {number} boneyard
+ * @property {[number, number][]} line
+ * @property {number} opener
+ * @property {[number, number][][]} hands
+ * @property {number | null} to_move
+ */
+
+const root = /** @type {HTMLElement} */ (document.querySelector("[data-replay]"));
+/** @type {Step[]} */
+const steps = JSON.parse(document.getElementById("replay-steps")?.textContent || "[]");
 let index = steps.length - 1;
+/** @type {number | null} */
 let timer = null;
 
-const $ = (selector) => root.querySelector(selector);
+/**
+ * @param {string} selector
+ * @returns {HTMLElement}
+ */
+const $ = (selector) => {
+  const node = root.querySelector(selector);
+  if (!(node instanceof HTMLElement)) throw new Error(`the replay page has no ${selector}`);
+  return node;
+};
 
-/** The line laid out as at the table: a centred snake on the felt (line_layout.js). */
+/**
+ * The line laid out as at the table: a centred snake on the felt (line_layout.js).
+ * @param {[number, number][]} pairs
+ * @param {number} opener
+ */
 function line(pairs, opener) {
   const board = document.createElement("div");
   board.className = "replay-board";
@@ -18,7 +45,7 @@ function line(pairs, opener) {
   const box = document.createElement("div");
   box.className = "replay-line";
   board.appendChild(box);
-  const width = Math.max(200, (root.querySelector("[data-replay-line]").clientWidth || 600) - 12);
+  const width = Math.max(200, ($("[data-replay-line]").clientWidth || 600) - 12);
   const layout = fitLine(pairs, {
     width, maxHeight: Math.max(160, Math.round(window.innerHeight * 0.4)), opener: Math.min(opener || 0, Math.max(0, pairs.length - 1)),
     max: width >= 900 ? 36 : 30, big: width >= 900 ? 48 : 40,
@@ -26,7 +53,7 @@ function line(pairs, opener) {
   box.style.height = `${layout.height}px`;
   for (const place of layout.tiles) {
     const tile = tileElement(place.a, place.b, { vertical: place.vertical });
-    tile.dataset.replayTile = `${Math.min(place.a, place.b)}-${Math.max(place.a, place.b)}`;
+    tile.dataset.replayTile = tileKey([place.a, place.b]);
     Object.assign(tile.style, { left: `${place.x}px`, top: `${place.y}px`, width: `${place.w}px`, height: `${place.h}px` });
     box.appendChild(tile);
   }
@@ -39,31 +66,28 @@ function render() {
   $("[data-replay-label]").textContent = step.label;
   $("[data-replay-round]").textContent = String(step.round);
   $("[data-replay-scores]").textContent = step.scores.join(" – ");
-  const boneyard = $("[data-replay-boneyard]");
+  const boneyard = root.querySelector("[data-replay-boneyard]");
   if (boneyard) boneyard.textContent = String(step.boneyard);
   $("[data-replay-line]").replaceChildren(line(step.line, step.opener));
   root.querySelectorAll("[data-replay-seat]").forEach((seat) => {
+    if (!(seat instanceof HTMLElement)) return;
     const number = Number(seat.dataset.replaySeat);
     const tiles = seat.querySelector(".tiles");
-    tiles.replaceChildren(...step.hands[number].map(([a, b]) => tileElement(a, b)));
+    if (tiles) tiles.replaceChildren(...step.hands[number].map(([a, b]) => tileElement(a, b)));
     seat.toggleAttribute("data-to-move", step.to_move === number);
   });
-  root.querySelectorAll("[data-step]").forEach((button) => {
+  root.querySelectorAll("button[data-step]").forEach((button) => {
+    if (!(button instanceof HTMLButtonElement)) return;
     const kind = button.dataset.step;
     if (kind === "first" || kind === "prev") button.disabled = index === 0;
     if (kind === "next" || kind === "last") button.disabled = index === steps.length - 1;
   });
 }
 
+/** @param {number} target */
 function go(target) {
   index = Math.max(0, Math.min(steps.length - 1, target));
-  let resizeFrame = 0;
-window.addEventListener("resize", () => {
-  cancelAnimationFrame(resizeFrame);
-  resizeFrame = requestAnimationFrame(render);
-});
-
-render();
+  render();
 }
 
 function stop() {
@@ -74,15 +98,18 @@ function stop() {
 function play() {
   if (timer !== null) return stop();
   if (index === steps.length - 1) go(0);
-  timer = setInterval(() => {
+  timer = window.setInterval(() => {
     if (index >= steps.length - 1) return stop();
     go(index + 1);
   }, 900);
 }
 
 root.addEventListener("click", (event) => {
-  const button = event.target.closest("[data-step]");
-  const link = event.target.closest("[data-goto]");
+  const target = event.target instanceof Element ? event.target : null;
+  /** @type {HTMLElement | null | undefined} */
+  const button = target?.closest("[data-step]");
+  /** @type {HTMLElement | null | undefined} */
+  const link = target?.closest("[data-goto]");
   if (link) {
     event.preventDefault();
     stop();
@@ -101,7 +128,7 @@ root.addEventListener("click", (event) => {
 });
 
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("input, select, textarea")) return;
+  if (event.target instanceof Element && event.target.closest("input, select, textarea")) return;
   if (event.key === "ArrowLeft") { stop(); go(index - 1); }
   if (event.key === "ArrowRight") { stop(); go(index + 1); }
 });

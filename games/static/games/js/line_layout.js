@@ -8,9 +8,24 @@
 // crosswise (u along the line, 2u across) except at a turn, where every tile
 // stands along the new direction.
 
+/** @typedef {readonly number[]} Pair [a, b] as laid, left to right */
+/** @typedef {{seat?: number, action: string, end?: string | null, ends?: unknown}} HistoryEntry */
+/** @typedef {{x: number, y: number, w: number, h: number}} Box */
+/**
+ * A tile placed on the felt: `a` drawn on the left (or top).
+ * @typedef {Box & {a: number, b: number, double: boolean, vertical: boolean, turn: boolean}} Placed
+ */
+/** @typedef {Placed & {index: number}} PlacedTile a placed tile and its index in the line */
+/** @typedef {{x: number, y: number, dir: number, rowDir: number, prevAcross: number}} Cursor */
+/** @typedef {{min: number, max: number}} Bounds */
+/** @typedef {{tiles: PlacedTile[], slots: {left: Box, right: Box}, height: number}} Layout */
+
 /**
  * Index in `line` of the opening tile of the round, from the view's history:
  * every tile laid on the left end after the opener sits left of it.
+ * @param {readonly Pair[]} line
+ * @param {readonly HistoryEntry[] | null | undefined} history
+ * @returns {number}
  */
 export function openerIndex(line, history) {
   if (!line.length) return 0;
@@ -24,6 +39,12 @@ export function openerIndex(line, history) {
   return Math.min(onLeft, line.length - 1);
 }
 
+/**
+ * @param {Pair} tile
+ * @param {number} centre
+ * @param {number} u
+ * @returns {Placed}
+ */
 function placeOpener([a, b], centre, u) {
   const double = a === b;
   const len = double ? u : 2 * u;
@@ -39,8 +60,15 @@ function placeOpener([a, b], centre, u) {
  * order as [inner, outer] (inner touches the previous tile). `dir` is the
  * horizontal direction (+1 right, -1 left), `rowDir` where turns go (+1 down,
  * -1 up). Returns the placed tiles and the cursor for the next one.
+ * @param {readonly Pair[]} tiles
+ * @param {Cursor} cursor
+ * @param {Bounds} bounds
+ * @param {number} u
+ * @param {number} gap
+ * @returns {{placed: Placed[], cursor: Cursor}}
  */
 function walkArm(tiles, cursor, bounds, u, gap) {
+  /** @type {Placed[]} */
   const placed = [];
   let { x, y, dir, rowDir, prevAcross } = cursor;
   for (const [inner, outer] of tiles) {
@@ -76,7 +104,15 @@ function walkArm(tiles, cursor, bounds, u, gap) {
   return { placed, cursor: { x, y, dir, rowDir, prevAcross } };
 }
 
-/** Where a plain tile would go next on an arm: the glowing drop spot. */
+/**
+ * Where a plain tile would go next on an arm: the glowing drop spot.
+ * @param {Cursor} cursor
+ * @param {Bounds} bounds
+ * @param {number} u
+ * @param {number} gap
+ * @param {number} number
+ * @returns {Box}
+ */
 function nextSlot(cursor, bounds, u, gap, number) {
   const { placed } = walkArm([[number, number === 0 ? 1 : 0]], cursor, bounds, u, gap);
   const { x, y, w, h } = placed[0];
@@ -84,11 +120,12 @@ function nextSlot(cursor, bounds, u, gap, number) {
 }
 
 /**
- * Lay out `line` (list of [a, b] left to right) in a box `width` wide.
- * Returns {tiles, slots: {left, right}, height, u}; tiles carry the index
- * of the tile in `line` and what to draw (a on the left / top).
+ * Length along the row of `tiles` laid end to end (gaps included).
+ * @param {readonly Pair[]} tiles
+ * @param {number} u
+ * @param {number} gap
+ * @returns {number}
  */
-/** Length along the row of `tiles` laid end to end (gaps included). */
 function armLength(tiles, u, gap) {
   return tiles.reduce((sum, [a, b]) => sum + (a === b ? u : 2 * u) + gap, 0);
 }
@@ -98,6 +135,13 @@ function armLength(tiles, u, gap) {
  * felt: a line that fits one row stays straight (it bends only when its whole
  * length needs it, not when one arm reaches an edge); a longer one leaves
  * each arm room in proportion to its length.
+ * @param {readonly Pair[]} line
+ * @param {number} opener
+ * @param {number} width
+ * @param {number} u
+ * @param {number} gap
+ * @param {number} padding
+ * @returns {number}
  */
 function openerCentre(line, opener, width, u, gap, padding) {
   const [a, b] = line[opener];
@@ -113,6 +157,14 @@ function openerCentre(line, opener, width, u, gap, padding) {
   return Math.min(hi, Math.max(lo, centre));
 }
 
+/**
+ * Lay out `line` (list of [a, b] left to right) in a box `width` wide.
+ * Returns {tiles, slots: {left, right}, height}; tiles carry the index
+ * of the tile in `line` and what to draw (a on the left / top).
+ * @param {readonly Pair[]} line
+ * @param {{width: number, u: number, gap?: number, padding?: number, opener?: number}} options
+ * @returns {Layout}
+ */
 export function layoutLine(line, { width, u, gap = 2, padding = 8, opener = 0 }) {
   const bounds = { min: padding, max: width - padding };
   if (!line.length) {
@@ -122,6 +174,7 @@ export function layoutLine(line, { width, u, gap = 2, padding = 8, opener = 0 })
   }
   const centre = openerCentre(line, opener, width, u, gap, padding);
   const first = placeOpener(line[opener], centre, u);
+  /** @type {(dir: number, rowDir: number) => Cursor} */
   const start = (dir, rowDir) => ({
     x: centre + dir * (first.w / 2 + gap), y: 0, dir, rowDir, prevAcross: first.h,
   });
@@ -141,12 +194,19 @@ export function layoutLine(line, { width, u, gap = 2, padding = 8, opener = 0 })
   return finish(tiles, slots, padding);
 }
 
-// Shift everything so the top is at `padding`; report the height used.
+/**
+ * Shift everything so the top is at `padding`; report the height used.
+ * @param {PlacedTile[]} tiles
+ * @param {{left: Box, right: Box}} slots
+ * @param {number} padding
+ * @returns {Layout}
+ */
 function finish(tiles, slots, padding) {
   const boxes = [...tiles, slots.left, slots.right];
   const top = Math.min(...boxes.map((box) => box.y));
   const bottom = Math.max(...boxes.map((box) => box.y + box.h));
   const shift = padding - top;
+  /** @type {<T extends Box>(box: T) => T} */
   const move = (box) => ({ ...box, y: box.y + shift });
   return {
     tiles: tiles.map(move),
@@ -158,6 +218,9 @@ function finish(tiles, slots, padding) {
 /**
  * The largest tile size (u, whole pixels, between min and max) whose layout
  * fits `maxHeight`; the smallest one when none does. The width always fits.
+ * @param {readonly Pair[]} line
+ * @param {{width: number, maxHeight: number, opener?: number, min?: number, max?: number, big?: number, gap?: number}} options
+ * @returns {Layout & {u: number}}
  */
 export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30, big = max, gap = 2 }) {
   // A short line is drawn larger (up to `big`), as long as it stays one
@@ -176,9 +239,13 @@ export function fitLine(line, { width, maxHeight, opener = 0, min = 12, max = 30
   return { ...layout, u };
 }
 
-/** True when the tiles and both drop spots lie on one row (nothing turned). */
+/**
+ * True when the tiles and both drop spots lie on one row (nothing turned).
+ * @param {Layout} layout
+ */
 function straight(layout) {
   const boxes = [...layout.tiles, layout.slots.left, layout.slots.right];
+  /** @param {Box} box */
   const mid = (box) => box.y + box.h / 2;
   const row = mid(boxes[0]);
   return boxes.every((box) => Math.abs(mid(box) - row) < 0.5);

@@ -1,16 +1,19 @@
 // The post-game review on the replay page: computed after the game by a
-// background task; until it is ready, ask the server again every few seconds.
+// background task; until it is ready, ask the server again every few seconds
+// (3 s, then half as long again each time, up to 20 s).
+import { poll } from "../../js/poller.js";
+
+/** @type {HTMLElement | null} */
 const box = document.querySelector("[data-review]");
+/** @param {HTMLElement} box */
+const ready = (box) => Boolean(box.querySelector("[data-review-ready]"));
 
-async function refresh(delay) {
-  if (!box || box.querySelector("[data-review-ready]")) return;
-  try {
-    const response = await fetch(box.dataset.reviewUrl, { headers: { Accept: "text/html" } });
+if (box && !ready(box)) {
+  const url = box.dataset.reviewUrl || "";
+  poll(async () => {
+    if (ready(box)) return true;
+    const response = await fetch(url, { headers: { Accept: "text/html" } });
     if (response.ok) box.innerHTML = await response.text();
-  } catch {
-    // Offline for a moment: try again later.
-  }
-  if (!box.querySelector("[data-review-ready]")) setTimeout(() => refresh(Math.min(delay * 1.5, 20000)), delay);
+    return ready(box);
+  }, { first: 2000, every: 3000, growth: 1.5, max: 20000 });
 }
-
-setTimeout(() => refresh(3000), 2000);

@@ -1,27 +1,43 @@
 // Drawing the table from the latest state: players, status, the line, the
 // hand, the round-over and game-over panels, and the feedback (announcements
 // for screen readers, toasts, the connection line).
-import { tileElement, tileSvg } from "../../js/tiles.js";
+import { tileElement, tileKey, tileSvg } from "../../js/tiles.js";
 import { fitLine, openerIndex } from "./line_layout.js";
+import { $, config, el, els, find } from "./table_dom.js";
+import { canDo, endsToChoose, isMe, legalEnds, myTurn, playerInfo } from "./table_reduce.js";
 import {
-  $, app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
-} from "./table_state.js";
-import {
-  format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, reactionText, tileText,
+  format, gettext, lastActionText, levelText, nameOf, ngettext, pairNames, pipsText, pointsText, reactionText,
+  teamName, tileText,
 } from "./table_texts.js";
+import { renderHint } from "./table_hint.js";
+
+/** @typedef {import("./table_reduce.js").TableState} TableState */
+/** @typedef {import("./table_texts.js").LastAction} LastAction */
+/** @typedef {import("./table_types.js").GameOverFrame} GameOverFrame */
+/** @typedef {import("./table_types.js").HistoryEntry} HistoryEntry */
+/** @typedef {import("./table_types.js").Pair} Pair */
+/** @typedef {import("./table_types.js").RoundResult} RoundResult */
+/** @typedef {import("./table_types.js").Rules} Rules */
+/** @typedef {import("./table_types.js").View} View */
 
 // ---------------------------------------------------------------- history
 
-/** Each seat's latest doing this round, from the view's public history. */
+/**
+ * Each seat's latest doing this round, from the view's public history.
+ * @param {HistoryEntry[]} history
+ * @returns {Record<number, LastAction>}
+ */
 function lastActions(history) {
+  /** @type {Record<number, LastAction>} */
   const last = {};
+  /** @type {HistoryEntry | null} */
   let previous = null;
   for (const entry of history || []) {
     const running = previous && previous.seat === entry.seat && previous.action === "draw";
     const draws = running ? last[entry.seat].draws : 0;
     if (entry.action === "draw") last[entry.seat] = { action: "draw", draws: draws + 1 };
     else if (entry.action === "pass") last[entry.seat] = { action: "pass", draws };
-    else last[entry.seat] = { action: "play", tile: entry.tile, end: entry.end, opened: !entry.ends, draws };
+    else if (entry.tile) last[entry.seat] = { action: "play", tile: entry.tile, end: entry.end, opened: !entry.ends, draws };
     previous = entry;
   }
   return last;
@@ -29,32 +45,40 @@ function lastActions(history) {
 
 // ---------------------------------------------------------------- players
 
+/** @param {number} count */
 function handBacks(count) {
   const backs = el("span", { class: "backs", "aria-hidden": "true" });
   for (let i = 0; i < Math.min(count, 7); i += 1) backs.append(el("i"));
   return backs;
 }
 
-function playerCard(seat, view, last, node = el("li")) {
-  const info = playerInfo(seat);
+/**
+ * @param {TableState} state
+ * @param {View} view
+ * @param {number} seat
+ * @param {Record<number, LastAction>} last
+ * @param {HTMLElement} [node]
+ */
+function playerCard(state, view, seat, last, node = el("li")) {
+  const info = playerInfo(state, seat);
   const count = view.hand_counts[seat] ?? 0;
   node.className = "player";
-  node.dataset.seat = seat;
+  node.dataset.seat = String(seat);
   node.toggleAttribute("data-turn", view.to_move === seat);
   if (view.to_move === seat) node.setAttribute("aria-current", "true");
   else node.removeAttribute("aria-current");
-  const name = el("span", { class: "player-name", text: nameOf(seat) });
-  const rating = app.seatRatings[seat];
+  const name = el("span", { class: "player-name", text: nameOf(state, seat) });
+  const rating = state.seatRatings[seat];
   if (rating) {
     name.append(el("span", {
       class: "player-rating", "data-seat-rating": rating.rating, text: ` ${rating.rating}${rating.provisional ? "?" : ""}`,
     }));
   }
   if (info.kind === "computer") name.append(el("span", { class: "badge", text: levelText(info.level) || gettext("computer") }));
-  if (view.rules.teams && app.seat !== null && !isMe(seat) && seat % 2 === app.seat % 2) {
+  if (view.rules.teams && state.seat !== null && !isMe(state, seat) && seat % 2 === state.seat % 2) {
     name.append(el("span", { class: "badge badge--partner", text: gettext("partner") }));
   }
-  const clock = app.clock;
+  const clock = state.clock;
   if (clock && clock.away && clock.away.includes(seat)) {
     name.append(el("span", { class: "badge badge--away", text: gettext("away") }));
   }
@@ -67,82 +91,89 @@ function playerCard(seat, view, last, node = el("li")) {
     row.append(el("span", { class: "player-score", text: pointsText(view.scores[seat] ?? 0) }));
   }
   node.replaceChildren(name, row, el("span", { class: "player-last", text: lastActionText(last[seat]) }));
-  const bubble = app.bubbles[seat];
+  const bubble = state.bubbles[seat];
   if (bubble && bubble.until > Date.now()) {
     node.append(el("span", { class: "reaction-bubble", "data-reaction-bubble": bubble.id, text: reactionText(bubble.id) }));
   }
   return node;
 }
 
-export function renderPlayers(view) {
+/** @param {TableState} state @param {View} view */
+export function renderPlayers(state, view) {
   const count = view.hand_counts.length;
   const last = lastActions(view.history);
-  const first = app.seat === null ? 0 : app.seat + 1;
+  const first = state.seat === null ? 0 : state.seat + 1;
   const others = [];
   for (let i = 0; i < count; i += 1) {
     const seat = (first + i) % count;
-    if (!isMe(seat)) others.push(playerCard(seat, view, last));
+    if (!isMe(state, seat)) others.push(playerCard(state, view, seat, last));
   }
   els.players.replaceChildren(...others);
-  els.players.dataset.count = others.length;
-  if (app.seat !== null) playerCard(app.seat, view, last, els.mePlayer);
-  els.mePlayer.hidden = app.seat === null;
+  els.players.dataset.count = String(others.length);
+  if (state.seat !== null) playerCard(state, view, state.seat, last, els.mePlayer);
+  els.mePlayer.hidden = state.seat === null;
 }
 
 // ---------------------------------------------------------------- status
 
-export function renderStatus(view) {
+/** @param {TableState} state @param {View} view */
+export function renderStatus(state, view) {
   let status;
   if (view.game_over) status = gettext("Game over");
   else if (view.round_over) status = gettext("Round over");
   else if (view.to_move === null || view.to_move === undefined) status = "";
-  else if (isMe(view.to_move)) {
-    status = app.selected ? gettext("Your turn: choose an end for the tile.") : gettext("Your turn");
-  } else status = format(gettext("%(name)s to play"), { name: nameOf(view.to_move) });
+  else if (isMe(state, view.to_move)) {
+    status = state.selected ? gettext("Your turn: choose an end for the tile.") : gettext("Your turn");
+  } else status = format(gettext("%(name)s to play"), { name: nameOf(state, view.to_move) });
   els.status.textContent = status;
-  els.table.toggleAttribute("data-my-turn", myTurn());
-  els.table.toggleAttribute("data-pending", app.pending);
+  els.table.toggleAttribute("data-my-turn", myTurn(state));
+  els.table.toggleAttribute("data-pending", state.pending);
   els.round.textContent = format(gettext("Round %(number)s"), { number: view.round });
   els.boneyard.hidden = !view.rules.draw;
   els.boneyard.textContent = format(gettext("Boneyard: %(count)s"), { count: view.boneyard_count });
   els.target.textContent = view.rules.target
     ? format(gettext("Game to %(points)s"), { points: view.rules.target })
     : gettext("Single round");
-  const watching = app.table && app.table.spectators;
+  const watching = state.table && state.table.spectators;
   els.spectators.hidden = !watching;
   if (watching) els.spectators.textContent = format(ngettext("%(count)s watching", "%(count)s watching", watching), { count: watching });
   els.teamScores.hidden = !view.rules.teams;
   if (view.rules.teams) {
     els.teamScores.replaceChildren(...[0, 1].map((team) => el("span", { class: "team-score", "data-team": team },
-      el("span", { text: teamName(team) }), el("strong", { text: String(view.scores[team] ?? 0) }))));
+      el("span", { text: teamName(state, team) }), el("strong", { text: String(view.scores[team] ?? 0) }))));
   }
   els.ends.textContent = view.ends
     ? format(gettext("Open ends: %(left)s on the left, %(right)s on the right."), { left: view.ends[0], right: view.ends[1] })
     : "";
-  const commitment = (app.table && app.table.commitment) || config.commitment;
+  const commitment = (state.table && state.table.commitment) || config.commitment;
   if (commitment) {
     els.fairness.hidden = false;
     els.commitment.textContent = commitment;
     els.commitmentShort.textContent = `${commitment.slice(0, 12)}…`;
   }
-  if (app.chain && els.chainHead) {
+  if (state.chain) {
     els.chainRow.hidden = false;
     els.chainHead.hidden = false;
-    els.chainSeq.textContent = String(app.chain.seq);
-    els.chainHead.textContent = app.chain.head;
-    els.chainHead.dataset.seq = String(app.chain.seq);
+    els.chainSeq.textContent = String(state.chain.seq);
+    els.chainHead.textContent = state.chain.head;
+    els.chainHead.dataset.seq = String(state.chain.seq);
   }
 }
 
 // ---------------------------------------------------------------- line
 
+/** @returns {number} */
 function maxLineHeight() {
   const phone = window.innerWidth < 700;
   return Math.max(150, Math.round(window.innerHeight * (phone ? 0.36 : 0.5)));
 }
 
-export function renderLine() {
-  const view = app.view;
+/**
+ * The line and its glowing ends (also alone: on a resize, a hover, a drag).
+ * @param {TableState} state
+ */
+export function renderLine(state) {
+  const view = state.view;
   if (!view) return;
   const width = els.line.clientWidth;
   if (!width) return;
@@ -156,59 +187,69 @@ export function renderLine() {
   const children = layout.tiles.map((place) => {
     const tile = tileElement(place.a, place.b, { vertical: place.vertical });
     delete tile.dataset.tile; // data-tile marks hand tiles only
-    const key = keyOf([place.a, place.b]);
+    const key = tileKey([place.a, place.b]);
     tile.dataset.lineTile = key;
     tile.classList.toggle("tile--double", place.double);
     if (key in lastOf) {
       // Each player's latest tile stays outlined until their next move.
-      tile.dataset.lastSeat = lastOf[key];
-      tile.classList.add(isMe(lastOf[key]) ? "tile--last-mine" : "tile--last");
+      tile.dataset.lastSeat = String(lastOf[key]);
+      tile.classList.add(isMe(state, lastOf[key]) ? "tile--last-mine" : "tile--last");
     }
-    if (app.fresh === key) tile.classList.add("tile--fresh");
+    if (state.fresh === key) tile.classList.add("tile--fresh");
     Object.assign(tile.style, { left: `${place.x}px`, top: `${place.y}px`, width: `${place.w}px`, height: `${place.h}px` });
     return tile;
   });
-  const key = (app.drag && app.drag.moved && app.drag.key) || app.selected;
-  const glowing = key ? legalEnds(key) : [];
-  for (const end of new Set(glowing)) {
+  const key = state.dragging || state.selected;
+  /** @type {HTMLElement[]} */
+  const spots = [];
+  for (const end of legalEnds(state, key)) {
     const slot = layout.slots[end];
     const number = view.ends ? view.ends[end === "left" ? 0 : 1] : null;
     const label = number === null ? gettext("Lay the tile here")
       : format(end === "left" ? gettext("Lay it on the left end (%(number)s)") : gettext("Lay it on the right end (%(number)s)"), { number });
     const spot = el("button", { type: "button", class: "end-slot", "data-end": end, "aria-label": label, title: label });
     Object.assign(spot.style, { left: `${slot.x}px`, top: `${slot.y}px`, width: `${slot.w}px`, height: `${slot.h}px` });
-    children.push(spot);
+    spots.push(spot);
   }
   // The destination of the tile under the pointer or focus, before it is played.
-  if (!key && app.preview && myTurn()) {
-    for (const end of new Set(legalEnds(app.preview))) {
+  if (!key && state.preview && myTurn(state)) {
+    for (const end of legalEnds(state, state.preview)) {
       const slot = layout.slots[end];
       const spot = el("div", { class: "end-preview", "data-preview-end": end, "aria-hidden": "true" });
       Object.assign(spot.style, { left: `${slot.x}px`, top: `${slot.y}px`, width: `${slot.w}px`, height: `${slot.h}px` });
-      children.push(spot);
+      spots.push(spot);
     }
   }
-  els.line.replaceChildren(...children);
+  els.line.replaceChildren(...children, ...spots);
   els.empty.hidden = view.line.length > 0;
-  slideIn();
-  renderMoves(view);
+  slideIn(state);
+  renderMoves(state, view);
 }
 
-/** key "a-b" -> seat, for the latest tile each seat laid this round. */
+/**
+ * key "a-b" -> seat, for the latest tile each seat laid this round.
+ * @param {HistoryEntry[]} history
+ * @returns {Record<string, number>}
+ */
 function lastTiles(history) {
+  /** @type {Record<number, string>} */
   const last = {};
   for (const entry of history || []) {
-    if (entry.action === "play" && entry.tile) last[entry.seat] = keyOf(entry.tile);
+    if (entry.action === "play" && entry.tile) last[entry.seat] = tileKey(entry.tile);
   }
   return Object.fromEntries(Object.entries(last).map(([seat, key]) => [key, Number(seat)]));
 }
 
-/** The tile another player just laid slides in from their seat's card. */
-function slideIn() {
-  const seat = app.freshSeat;
-  if (app.fresh === null || seat === null || seat === undefined || isMe(seat)) return;
+/**
+ * The tile another player just laid slides in from their seat's card.
+ * @param {TableState} state
+ */
+function slideIn(state) {
+  const seat = state.freshSeat;
+  if (state.fresh === null || seat === null || seat === undefined || isMe(state, seat)) return;
   if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
-  const tile = els.line.querySelector(`[data-line-tile="${app.fresh}"]`);
+  /** @type {HTMLElement | null} */
+  const tile = els.line.querySelector(`[data-line-tile="${state.fresh}"]`);
   const card = els.players.querySelector(`.player[data-seat="${seat}"]`);
   if (!tile || !card || !tile.animate) return;
   const from = card.getBoundingClientRect();
@@ -216,23 +257,26 @@ function slideIn() {
   const dx = from.left + from.width / 2 - (to.left + to.width / 2);
   const dy = from.top + from.height / 2 - (to.top + to.height / 2);
   tile.classList.remove("tile--fresh");
-  tile.dataset.slidFrom = seat;
+  tile.dataset.slidFrom = String(seat);
   tile.animate(
     [{ transform: `translate(${dx}px, ${dy}px) scale(.7)`, opacity: 0.4 }, { transform: "none", opacity: 1 }],
     { duration: 450, easing: "cubic-bezier(.2, .8, .3, 1)" },
   );
 }
 
-/** The moves of this round, in a list that opens (`[data-move-list]`). */
-function renderMoves(view) {
-  const list = $("move-list");
-  if (!list) return;
+/**
+ * The moves of this round, in a list that opens (`[data-move-list]`).
+ * @param {TableState} state
+ * @param {View} view
+ */
+function renderMoves(state, view) {
   const history = view.history || [];
   const items = history.map((entry) => {
-    const last = entry.action === "play"
+    /** @type {LastAction} */
+    const last = entry.action === "play" && entry.tile
       ? { action: "play", tile: entry.tile, end: entry.end, opened: !entry.ends, draws: 0 }
-      : { action: entry.action, draws: entry.action === "draw" ? 1 : 0 };
-    return el("li", { "data-move-seat": entry.seat }, el("strong", { text: nameOf(entry.seat) }), ` ${lastActionText(last)}`);
+      : { action: entry.action === "draw" ? "draw" : "pass", draws: entry.action === "draw" ? 1 : 0 };
+    return el("li", { "data-move-seat": entry.seat }, el("strong", { text: nameOf(state, entry.seat) }), ` ${lastActionText(last)}`);
   });
   $("move-list-items").replaceChildren(...items);
   $("move-list-count").textContent = String(history.length);
@@ -240,91 +284,120 @@ function renderMoves(view) {
 
 // ---------------------------------------------------------------- hand
 
-export function renderHand(view) {
-  els.me.hidden = app.seat === null;
-  if (app.seat === null) return;
-  const mine = myTurn();
+/** @param {TableState} state @param {View} view */
+export function renderHand(state, view) {
+  els.me.hidden = state.seat === null;
+  if (state.seat === null) return;
+  const mine = myTurn(state);
+  // The tile of the latest hint is marked in the hand (table_hint.js).
+  const hinted = state.hint.frame && state.hint.frame.action.type === "play" ? tileKey(state.hint.frame.action.tile) : null;
   const buttons = view.hand.map((tile) => {
-    const key = keyOf(tile);
-    const ends = legalEnds(key);
+    const key = tileKey(tile);
+    const ends = legalEnds(state, key);
     const label = ends.length ? format(gettext("Play %(tile)s"), { tile: tileText(tile) }) : tileText(tile);
     const button = el("button", {
       type: "button", class: "hand-tile", "data-tile": key, "data-playable": ends.length > 0,
       "aria-label": label, "aria-disabled": ends.length ? null : "true",
-      "aria-pressed": ends.length >= endsToChoose() ? String(app.selected === key) : null,
+      "aria-pressed": ends.length >= endsToChoose(state) ? String(state.selected === key) : null,
     }, tileSvg(tile[0], tile[1], { vertical: true, label: tileText(tile) }));
-    if (app.freshDraw === key) button.classList.add("tile--fresh");
+    if (state.freshDraw === key) button.classList.add("tile--fresh");
+    if (hinted === key) button.classList.add("hand-tile--hinted");
     return button;
   });
   // Keep the keyboard focus on the same tile across redraws.
-  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand [data-tile]");
+  const active = document.activeElement;
+  /** @type {HTMLElement | null} */
+  const focused = active ? active.closest("#hand [data-tile]") : null;
   els.hand.replaceChildren(...buttons);
   if (focused) {
+    /** @type {HTMLElement | null} */
     const again = els.hand.querySelector(`[data-tile="${focused.dataset.tile}"]`) || els.hand.querySelector("[data-tile]");
     if (again) again.focus({ preventScroll: true });
   }
   els.hand.classList.toggle("hand--waiting", !mine);
   let hint = "";
-  if (mine && app.selected && legalEnds(app.selected).length > 1) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
-  else if (mine && app.selected) hint = gettext("Tap the glowing end to place it.");
-  else if (mine && app.confirm && app.legal.some((action) => action.type === "play")) hint = gettext("Tap a tile, then the glowing end where it goes.");
-  else if (mine && app.legal.some((action) => action.type === "play")) hint = gettext("Tap a tile to play it, or drag it to an end.");
-  else if (mine && app.legal.some((action) => action.type === "draw")) hint = gettext("No tile fits: draw one.");
-  else if (mine && app.legal.some((action) => action.type === "pass")) hint = gettext("No tile fits and the boneyard is empty: pass.");
+  if (mine && state.selected && legalEnds(state, state.selected).length > 1) hint = gettext("It fits both ends: tap a glowing end or drag the tile there.");
+  else if (mine && state.selected) hint = gettext("Tap the glowing end to place it.");
+  else if (mine && state.confirm && canDo(state, "play")) hint = gettext("Tap a tile, then the glowing end where it goes.");
+  else if (mine && canDo(state, "play")) hint = gettext("Tap a tile to play it, or drag it to an end.");
+  else if (mine && canDo(state, "draw")) hint = gettext("No tile fits: draw one.");
+  else if (mine && canDo(state, "pass")) hint = gettext("No tile fits and the boneyard is empty: pass.");
   els.hint.textContent = hint;
-  els.draw.hidden = !app.legal.some((action) => action.type === "draw");
-  els.pass.hidden = !app.legal.some((action) => action.type === "pass");
+  els.draw.hidden = !canDo(state, "draw");
+  els.pass.hidden = !canDo(state, "pass");
   els.resign.hidden = view.game_over;
-  const clock = app.clock;
-  els.claim.hidden = !(clock && clock.claimable && clock.seat !== app.seat && !view.game_over);
-  els.draw.disabled = app.pending;
-  els.pass.disabled = app.pending;
+  const clock = state.clock;
+  els.claim.hidden = !(clock && clock.claimable && clock.seat !== state.seat && !view.game_over);
+  /** @type {HTMLButtonElement} */ (els.draw).disabled = state.pending;
+  /** @type {HTMLButtonElement} */ (els.pass).disabled = state.pending;
 }
 
 // ---------------------------------------------------------------- panels
 
-export function roundResultText(result) {
+/**
+ * @param {TableState} state
+ * @param {RoundResult} result
+ */
+export function roundResultText(state, result) {
   const parts = [];
   if (result.blocked) parts.push(gettext("The line is blocked."));
   const points = pointsText(result.points);
   if (result.winner === null || result.winner === undefined) parts.push(gettext("Nobody scores this round."));
-  else if (app.view && app.view.rules.teams && result.team !== null && result.team !== undefined) {
-    if (app.seat === null) {
-      parts.push(format(gettext("%(first)s and %(second)s win the round: %(points)s."), { ...pairNames(result.team), points }));
-    } else if (app.seat % 2 === result.team) parts.push(format(gettext("Your pair wins the round: %(points)s."), { points }));
+  else if (state.view && state.view.rules.teams && result.team !== null && result.team !== undefined) {
+    if (state.seat === null) {
+      parts.push(format(gettext("%(first)s and %(second)s win the round: %(points)s."), { ...pairNames(state, result.team), points }));
+    } else if (state.seat % 2 === result.team) parts.push(format(gettext("Your pair wins the round: %(points)s."), { points }));
     else parts.push(format(gettext("The opponents win the round: %(points)s."), { points }));
-  } else if (isMe(result.winner)) parts.push(format(gettext("You win the round: %(points)s."), { points }));
-  else parts.push(format(gettext("%(name)s wins the round: %(points)s."), { name: nameOf(result.winner), points }));
+  } else if (isMe(state, result.winner)) parts.push(format(gettext("You win the round: %(points)s."), { points }));
+  else parts.push(format(gettext("%(name)s wins the round: %(points)s."), { name: nameOf(state, result.winner), points }));
   return parts.join(" ");
 }
 
-export function gameResultText(winner) {
-  const teams = app.view && app.view.rules.teams;
+/**
+ * @param {TableState} state
+ * @param {number | null | undefined} winner a seat, or a pair with teams; none for a draw
+ */
+export function gameResultText(state, winner) {
+  const teams = state.view && state.view.rules.teams;
   if (winner === null || winner === undefined) return gettext("The game is a draw.");
   if (teams) {
-    if (app.seat === null) return format(gettext("%(first)s and %(second)s win the game."), pairNames(winner));
-    if (app.seat % 2 === winner) return gettext("Your pair wins the game!");
+    if (state.seat === null) return format(gettext("%(first)s and %(second)s win the game."), pairNames(state, winner));
+    if (state.seat % 2 === winner) return gettext("Your pair wins the game!");
     return gettext("The opponents win the game.");
   }
-  if (isMe(winner)) return gettext("You win the game!");
-  return format(gettext("%(name)s wins the game."), { name: nameOf(winner) });
+  if (isMe(state, winner)) return gettext("You win the game!");
+  return format(gettext("%(name)s wins the game."), { name: nameOf(state, winner) });
 }
 
-/** The seats whose hands the round's winner scores (games.engine.state.finish_round):
- * every other hand, or with pairs under "opponents" the two opposing hands. */
+/**
+ * The seats whose hands the round's winner scores (games.engine.state.finish_round):
+ * every other hand, or with pairs under "opponents" the two opposing hands.
+ * @param {Pair[][]} hands
+ * @param {RoundResult} result
+ * @param {Partial<Rules>} rules
+ * @returns {number[]}
+ */
 function countedSeats(hands, result, rules) {
-  if (result.winner === null || result.winner === undefined) return [];
+  const winner = result.winner;
+  if (winner === null || winner === undefined) return [];
   return hands.map((_hand, seat) => seat).filter((seat) => {
-    if (rules.teams && rules.team_scoring === "opponents") return seat % 2 !== result.winner % 2;
-    return seat !== result.winner;
+    if (rules.teams && rules.team_scoring === "opponents") return seat % 2 !== winner % 2;
+    return seat !== winner;
   });
 }
 
-/** Why the round scored what it did: each hand and its pips, whose hand was
- * lightest (a blocked round) or who went out, and the sum that was scored. */
-function handsBlock(hands, result) {
+/**
+ * Why the round scored what it did: each hand and its pips, whose hand was
+ * lightest (a blocked round) or who went out, and the sum that was scored.
+ * @param {TableState} state
+ * @param {Pair[][] | null | undefined} hands
+ * @param {RoundResult | null | undefined} result
+ * @returns {HTMLElement[]}
+ */
+function handsBlock(state, hands, result) {
   if (!hands) return [];
-  const rules = (app.view && app.view.rules) || {};
+  /** @type {Partial<Rules>} */
+  const rules = (state.view && state.view.rules) || {};
   const pips = hands.map((hand) => hand.reduce((sum, [a, b]) => sum + a + b, 0));
   const counted = result ? countedSeats(hands, result, rules) : [];
   const rows = hands.map((hand, seat) => {
@@ -334,34 +407,35 @@ function handsBlock(hands, result) {
       return tile;
     }));
     if (!hand.length) tiles.append(el("em", { text: gettext("no tiles left") }));
-    const winner = result && result.winner === seat;
+    const winner = Boolean(result && result.winner === seat);
     let note = "";
-    if (winner) note = result.blocked ? gettext("lightest hand") : gettext("went out");
+    if (result && winner) note = result.blocked ? gettext("lightest hand") : gettext("went out");
     else if (counted.includes(seat)) note = gettext("counted");
     return el("div", {
       class: "panel-hand", "data-seat": seat, "data-pips": pips[seat],
-      "data-counted": counted.includes(seat), "data-round-winner": Boolean(winner),
+      "data-counted": counted.includes(seat), "data-round-winner": winner,
     },
-    el("span", { class: "panel-hand-name", text: nameOf(seat) }),
+    el("span", { class: "panel-hand-name", text: nameOf(state, seat) }),
     el("span", { class: "panel-hand-pips", text: pipsText(pips[seat]) }),
     note ? el("span", { class: "badge panel-hand-note", text: note }) : null,
     tiles);
   });
   if (!result) return rows;
+  const winner = result.winner;
   // The sum: "12 + 7 + 4 = 23 points", read from the hands the winner scores.
   let sum = null;
-  if (result.winner !== null && result.winner !== undefined) {
+  if (winner !== null && winner !== undefined) {
     const terms = counted.map((seat) => pips[seat]);
     const total = terms.reduce((a, b) => a + b, 0);
     if (total === result.points) {
-      const teams = Boolean(app.view && app.view.rules.teams && result.team !== null && result.team !== undefined);
+      const team = state.view && state.view.rules.teams ? result.team : null;
       let template = gettext("Points of %(who)s: %(sum)s = %(points)s.");
-      let who = teams ? teamName(result.team) : nameOf(result.winner);
-      if (teams && app.seat !== null) {
-        template = app.seat % 2 === result.team
+      let who = team !== null && team !== undefined ? teamName(state, team) : nameOf(state, winner);
+      if (team !== null && team !== undefined && state.seat !== null) {
+        template = state.seat % 2 === team
           ? gettext("Your pair's points: %(sum)s = %(points)s.") : gettext("The opponents' points: %(sum)s = %(points)s.");
-      } else if (!teams && isMe(result.winner)) template = gettext("Your points: %(sum)s = %(points)s.");
-      if (teams && app.seat === null) who = format(gettext("%(first)s and %(second)s"), pairNames(result.team));
+      } else if ((team === null || team === undefined) && isMe(state, winner)) template = gettext("Your points: %(sum)s = %(points)s.");
+      if (team !== null && team !== undefined && state.seat === null) who = format(gettext("%(first)s and %(second)s"), pairNames(state, team));
       sum = el("p", { class: "panel-sum", "data-round-sum": result.points }, format(template, {
         who, sum: terms.length ? terms.join(" + ") : "0", points: pointsText(result.points),
       }));
@@ -370,77 +444,89 @@ function handsBlock(hands, result) {
     sum = el("p", { class: "panel-sum", text: gettext("The lightest hands tie: nobody scores.") });
   }
   let why = null;
-  if (result.blocked && result.winner !== null && result.winner !== undefined) {
-    const values = { name: nameOf(result.winner), pips: pipsText(pips[result.winner]) };
-    why = el("p", { class: "panel-why" }, isMe(result.winner)
+  if (result.blocked && winner !== null && winner !== undefined) {
+    const values = { name: nameOf(state, winner), pips: pipsText(pips[winner]) };
+    why = el("p", { class: "panel-why" }, isMe(state, winner)
       ? format(gettext("Nobody can play: the lightest hand wins the round, yours with %(pips)s."), values)
       : format(gettext("Nobody can play: the lightest hand wins the round, that of %(name)s with %(pips)s."), values));
-  } else if (!result.blocked && result.winner !== null && result.winner !== undefined) {
-    why = el("p", { class: "panel-why" }, isMe(result.winner)
+  } else if (!result.blocked && winner !== null && winner !== undefined) {
+    why = el("p", { class: "panel-why" }, isMe(state, winner)
       ? gettext("You laid your last tile: domino!")
-      : format(gettext("%(name)s laid their last tile: domino!"), { name: nameOf(result.winner) }));
+      : format(gettext("%(name)s laid their last tile: domino!"), { name: nameOf(state, winner) }));
   }
   return [el("div", { class: "panel-breakdown", "data-round-breakdown": true }, why, ...rows, sum)];
 }
 
-function scoresBlock(scores, winner) {
-  const teams = app.view && app.view.rules.teams;
+/**
+ * @param {TableState} state
+ * @param {number[]} scores
+ * @param {number | null | undefined} winner
+ */
+function scoresBlock(state, scores, winner) {
+  const teams = state.view && state.view.rules.teams;
   const rows = scores.map((score, index) => el("tr", { "data-winner": index === winner },
-    el("th", { scope: "row", text: teams ? teamName(index) : nameOf(index) }), el("td", { text: String(score) })));
+    el("th", { scope: "row", text: teams ? teamName(state, index) : nameOf(state, index) }), el("td", { text: String(score) })));
   return [el("table", { class: "scores" },
     el("caption", { text: gettext("Scores") }), el("tbody", {}, ...rows))];
 }
 
-export function renderPanels(view) {
-  const gameOver = Boolean(view.game_over || app.gameFrame);
+/** @param {TableState} state @param {View} view */
+export function renderPanels(state, view) {
+  const gameOver = Boolean(view.game_over || state.gameFrame);
   const roundOver = !gameOver && Boolean(view.round_over);
   els.roundOver.hidden = !roundOver;
   if (roundOver) {
-    const frame = app.roundFrame;
+    const frame = state.roundFrame;
     const result = (frame && frame.result) || view.round_result;
-    $("round-over-result").textContent = result ? roundResultText(result) : "";
-    $("round-over-hands").replaceChildren(...handsBlock(frame && frame.hands, result));
-    $("round-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, null));
-    const next = els.roundOver.querySelector('[data-action="next_round"]');
-    next.hidden = app.nextRoundSent || !app.legal.some((action) => action.type === "next_round");
+    $("round-over-result").textContent = result ? roundResultText(state, result) : "";
+    $("round-over-hands").replaceChildren(...handsBlock(state, frame && frame.hands, result));
+    $("round-over-scores").replaceChildren(...scoresBlock(state, (frame && frame.scores) || view.scores, null));
+    const next = find(els.roundOver, '[data-action="next_round"]');
+    next.hidden = state.nextRoundSent || !canDo(state, "next_round");
     $("round-over-wait").hidden = !next.hidden;
   }
   els.gameOver.hidden = !gameOver;
   els.gameOver.toggleAttribute("data-game-over", gameOver);
   if (gameOver) {
-    const frame = app.gameFrame;
+    const frame = state.gameFrame;
     const winner = frame ? frame.winner : view.winner;
-    const round = app.roundFrame || {};
-    const result = round.result || view.round_result;
+    const round = state.roundFrame;
+    const result = (round && round.result) || view.round_result;
     const resigned = frame ? frame.resigned : view.resigned;
     const reason = frame ? frame.reason : view.end_reason;
-    const parts = [gameResultText(winner)];
+    const parts = [gameResultText(state, winner)];
     if (resigned !== null && resigned !== undefined) {
-      parts.unshift(isMe(resigned) ? gettext("You resigned.") : format(gettext("%(name)s resigned."), { name: nameOf(resigned) }));
+      parts.unshift(isMe(state, resigned) ? gettext("You resigned.") : format(gettext("%(name)s resigned."), { name: nameOf(state, resigned) }));
     } else if (reason === "agreed_draw") parts.unshift(gettext("The players agreed to a draw."));
-    else if (result) parts.unshift(roundResultText(result));
+    else if (result) parts.unshift(roundResultText(state, result));
     if (frame && frame.aborted) {
       parts.push(gettext("Aborted: the game ended before any tile beyond the opening, so it counts for nothing (not rated, no experience, stakes returned)."));
     }
     $("game-over-result").textContent = parts.join(" ");
     els.gameOver.toggleAttribute("data-aborted", Boolean(frame && frame.aborted));
-    $("game-over-hands").replaceChildren(...handsBlock(round.hands, round.hands ? result : null));
-    $("game-over-scores").replaceChildren(...scoresBlock((frame && frame.scores) || view.scores, winner));
-    renderRatings();
-    renderRematch();
-    els.gameOver.classList.toggle("panel--collapsed", app.panelCollapsed);
-    const toggle = els.gameOver.querySelector('[data-action="toggle-panel"]');
-    toggle.textContent = app.panelCollapsed ? gettext("Show the results") : gettext("Hide the results");
-    toggle.setAttribute("aria-expanded", String(!app.panelCollapsed));
+    const hands = round && round.hands;
+    $("game-over-hands").replaceChildren(...handsBlock(state, hands, hands ? result : null));
+    $("game-over-scores").replaceChildren(...scoresBlock(state, (frame && frame.scores) || view.scores, winner));
+    renderRatings(state);
+    renderRematch(state);
+    els.gameOver.classList.toggle("panel--collapsed", state.panelCollapsed);
+    const toggle = find(els.gameOver, '[data-action="toggle-panel"]');
+    toggle.textContent = state.panelCollapsed ? gettext("Show the results") : gettext("Hide the results");
+    toggle.setAttribute("aria-expanded", String(!state.panelCollapsed));
   }
 }
 
-/** Who asked for a rematch, who is awaited; the button says what a tap does. */
-function renderRematch() {
+/**
+ * Who asked for a rematch, who is awaited; the button says what a tap does.
+ * @param {TableState} state
+ */
+function renderRematch(state) {
   const status = $("rematch-status");
+  /** @type {HTMLButtonElement | null} */
   const button = els.gameOver.querySelector("[data-rematch]");
-  const rematch = app.rematch;
-  const names = (seats) => seats.map(nameOf).join(", ");
+  const rematch = state.rematch;
+  /** @param {number[]} seats */
+  const names = (seats) => seats.map((seat) => nameOf(state, seat)).join(", ");
   if (button) {
     button.textContent = gettext("Rematch");
     button.disabled = false;
@@ -450,7 +536,7 @@ function renderRematch() {
     return;
   }
   status.hidden = false;
-  const mine = app.seat !== null && rematch.seats.includes(app.seat);
+  const mine = state.seat !== null && rematch.seats.includes(state.seat);
   if (rematch.url) {
     status.replaceChildren(el("a", { href: rematch.url, "data-watch-rematch": true, text: gettext("Go to the rematch") }));
     return;
@@ -467,22 +553,28 @@ function renderRematch() {
   }
 }
 
-/** "+15", "−8", "±0": a rating change. */
+/**
+ * "+15", "−8", "±0": a rating change.
+ * @param {number} delta
+ */
 export function signed(delta) {
   if (delta > 0) return `+${delta}`;
   if (delta < 0) return `\u2212${Math.abs(delta)}`;
   return "\u00b10";
 }
 
-/** The new ratings after a ranked game (a `ratings` frame, or ratings.json). */
-function renderRatings() {
+/**
+ * The new ratings after a ranked game (a `ratings` frame, or ratings.json).
+ * @param {TableState} state
+ */
+function renderRatings(state) {
   const box = $("game-over-ratings");
-  const changes = app.ratings || [];
+  const changes = state.ratings || [];
   box.hidden = !changes.length;
   if (!changes.length) return;
   const rows = changes.map((change) => el("li", {
-    "data-rating-seat": change.seat, class: isMe(change.seat) ? "is-me" : null,
-  }, el("span", { text: isMe(change.seat) ? gettext("Your rating") : nameOf(change.seat) }), " ",
+    "data-rating-seat": change.seat, class: isMe(state, change.seat) ? "is-me" : null,
+  }, el("span", { text: isMe(state, change.seat) ? gettext("Your rating") : nameOf(state, change.seat) }), " ",
   el("strong", { "data-rating-after": change.after, text: `${change.after}${change.provisional ? "?" : ""}` }), " ",
   el("span", {
     "data-rating-delta": change.delta, class: change.delta >= 0 ? "delta-up" : "delta-down", text: `(${signed(change.delta)})`,
@@ -498,52 +590,64 @@ function renderRatings() {
 /** Count down the turn timers drawn by playerCard (m:ss, from the server's deadline). */
 export function tickClocks() {
   for (const node of document.querySelectorAll("[data-deadline]")) {
+    if (!(node instanceof HTMLElement)) continue;
     const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
     node.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
     node.classList.toggle("player-clock--short", left <= 10);
   }
 }
 
-export function render() {
-  const view = app.view;
+/**
+ * Draw the whole page from `state`.
+ * @param {TableState} state
+ */
+export function render(state) {
+  const view = state.view;
   if (!view) {
     els.status.textContent = gettext("Waiting for the players to sit down…");
     els.me.hidden = true;
     return;
   }
-  renderStatus(view);
-  renderPlayers(view);
-  renderLine();
-  renderHand(view);
-  renderPanels(view);
-  renderReactions();
+  renderStatus(state, view);
+  renderPlayers(state, view);
+  renderLine(state);
+  renderHand(state, view);
+  renderPanels(state, view);
+  renderReactions(state);
+  renderHint(state);
   tickClocks();
 }
 
-/** The quick reactions: for a person seated with another person at the table. */
-function renderReactions() {
-  const others = app.players.some((player) => player.kind === "human" && !isMe(player.seat));
-  els.reactions.hidden = !(app.seat !== null && others && (config.reactions || []).length);
+/**
+ * The quick reactions: for a person seated with another person at the table.
+ * @param {TableState} state
+ */
+function renderReactions(state) {
+  const others = state.players.some((player) => player.kind === "human" && !isMe(state, player.seat));
+  els.reactions.hidden = !(state.seat !== null && others && state.reactions.length);
   if (els.reactions.hidden || els.reactionButtons.childElementCount) return;
-  els.reactionButtons.replaceChildren(...config.reactions.map((id) => el("button", {
+  els.reactionButtons.replaceChildren(...state.reactions.map((id) => el("button", {
     type: "button", class: "button small secondary", "data-react": id, text: reactionText(id),
   })));
 }
 
 // ---------------------------------------------------------------- feedback
 
+/** @param {string} text read out by the polite live region */
 export function announce(text) {
   if (!text) return;
   els.announcer.append(el("p", { text }));
-  while (els.announcer.childElementCount > 4) els.announcer.firstElementChild.remove();
+  while (els.announcer.childElementCount > 4) els.announcer.firstElementChild?.remove();
 }
 
+/** @param {string} text */
 export function toast(text) {
   const node = el("div", { class: "toast", role: "alert", text });
   els.toasts.append(node);
   setTimeout(() => node.remove(), 4000);
 }
 
+/** @param {"connecting" | "open" | "reconnecting" | "closed"} stateName */
 export function setConnection(stateName) {
   els.table.dataset.connection = stateName;
   const texts = {
@@ -554,4 +658,3 @@ export function setConnection(stateName) {
   };
   els.connection.textContent = texts[stateName] ?? "";
 }
-

@@ -3,22 +3,31 @@
 // "Mute sounds" is remembered in this browser (localStorage dominoes.mute-sounds).
 // Browsers start audio only after a gesture on the page: the context is made
 // on the first tap, click or key.
-import { readSetting, saveSetting } from "./table_state.js";
+import { $, readSetting, saveSetting } from "./table_dom.js";
 
+/** @type {AudioContext | null} */
 let audio = null;
 let muted = readSetting("mute-sounds");
-const table = document.getElementById("table");
+const table = $("table");
 
 function unlock() {
-  if (audio || !(window.AudioContext || window.webkitAudioContext)) return;
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (audio || !Context) return;
   try {
-    audio = new (window.AudioContext || window.webkitAudioContext)();
+    audio = new Context();
   } catch {
     audio = null;
   }
 }
 
-function tone(frequency, start, length, volume) {
+/**
+ * @param {AudioContext} audio
+ * @param {number} frequency
+ * @param {number} start
+ * @param {number} length
+ * @param {number} volume
+ */
+function tone(audio, frequency, start, length, volume) {
   const oscillator = audio.createOscillator();
   const gain = audio.createGain();
   oscillator.type = "sine";
@@ -30,22 +39,26 @@ function tone(frequency, start, length, volume) {
   oscillator.stop(audio.currentTime + start + length);
 }
 
-/** "move" (a tile laid) or "turn" (your turn). Counted on #table for tests. */
+/**
+ * "move" (a tile laid) or "turn" (your turn). Counted on #table for tests.
+ * @param {"move" | "turn"} kind
+ */
 export function playSound(kind) {
   if (muted) return;
   table.dataset.lastSound = kind;
   table.dataset.sounds = String(Number(table.dataset.sounds || 0) + 1);
   if (!audio || audio.state === "closed") return;
   if (kind === "turn") {
-    tone(660, 0, 0.18, 0.08);
-    tone(880, 0.16, 0.22, 0.08);
+    tone(audio, 660, 0, 0.18, 0.08);
+    tone(audio, 880, 0.16, 0.22, 0.08);
   } else {
-    tone(220, 0, 0.07, 0.12);
+    tone(audio, 220, 0, 0.07, 0.12);
   }
 }
 
 export function setupSound() {
   for (const kind of ["pointerdown", "keydown"]) window.addEventListener(kind, unlock, { once: true, capture: true });
+  /** @type {HTMLInputElement | null} */
   const box = document.querySelector('[data-setting="mute-sounds"]');
   if (!box) return;
   box.checked = muted;

@@ -1,6 +1,7 @@
 // The home page's live counters: "N online · M searching".
 import { openLobby, showCounts, showInvitation } from "./lobby_socket.js";
 
+/** @type {HTMLElement | null} */
 const root = document.querySelector("[data-counters]");
 if (root) {
   openLobby({

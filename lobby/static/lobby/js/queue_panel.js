@@ -5,29 +5,52 @@
 // to the table when matched (docs/members.md, "The lobby socket").
 import { openLobby } from "./lobby_socket.js";
 
+/** @typedef {import("../../js/socket.js").Frame} Frame */
+/** @typedef {import("../../js/socket.js").LiveSocket} LiveSocket */
+
+/**
+ * @typedef {object} QueuePanelOptions
+ * @property {(mode: string) => Frame} queueFrame the `queue` frame to send for a mode (a room's adds `room`)
+ * @property {() => string | null} [onOpen] called when the socket opens, before the queued mode is sent
+ *   again; it may return a mode to queue for now (or nothing)
+ * @property {(frame: Frame) => void} [onFrame] the frames the panel does not handle itself (counts, invited)
+ */
+
 /**
  * Open the lobby socket for the queue panel inside `root`.
- * - `queueFrame(mode)`: the `queue` frame to send for a mode (a room's adds `room`).
- * - `onOpen()`: called when the socket opens, before the queued mode is sent
- *   again; it may return a mode to queue for now (or nothing).
- * - `onFrame(frame)`: the frames the panel does not handle itself (counts, invited).
+ * @param {HTMLElement} root
+ * @param {QueuePanelOptions} options
+ * @returns {LiveSocket}
  */
 export function openQueuePanel(root, { queueFrame, onOpen = () => null, onFrame = () => {} }) {
   let queued = root.dataset.queuedMode || "";
+  /** @type {number | null} */
   let since = queued ? Date.now() : null;
 
+  /**
+   * @param {string} status
+   * @param {string} [text]
+   */
   function show(status, text) {
-    root.querySelectorAll("[data-status]").forEach((el) => { el.hidden = el.dataset.status !== status; });
-    if (text !== undefined) root.querySelector(`[data-status="${status}"]`).textContent = text;
+    root.querySelectorAll("[data-status]").forEach((el) => {
+      if (el instanceof HTMLElement) el.hidden = el.dataset.status !== status;
+    });
+    const line = root.querySelector(`[data-status="${status}"]`);
+    if (text !== undefined && line) line.textContent = text;
     root.dataset.state = status;
   }
 
   function markQueued() {
     root.querySelectorAll("[data-mode]").forEach((card) => {
+      if (!(card instanceof HTMLElement)) return;
       const mine = card.dataset.mode === queued;
       card.toggleAttribute("data-queued", mine);
-      card.querySelector("[data-queue]").hidden = Boolean(queued);
-      card.querySelector("[data-leave]").hidden = !mine;
+      /** @type {HTMLElement | null} */
+      const join = card.querySelector("[data-queue]");
+      /** @type {HTMLElement | null} */
+      const leave = card.querySelector("[data-leave]");
+      if (join) join.hidden = Boolean(queued);
+      if (leave) leave.hidden = !mine;
     });
   }
 
@@ -60,13 +83,15 @@ export function openQueuePanel(root, { queueFrame, onOpen = () => null, onFrame 
   });
 
   root.addEventListener("click", (event) => {
-    const join = event.target.closest("[data-queue]");
+    const target = event.target instanceof Element ? event.target : null;
+    /** @type {HTMLElement | null | undefined} */
+    const join = target?.closest("[data-queue]");
     if (join) {
-      queued = join.dataset.queue; since = Date.now();
+      queued = join.dataset.queue || ""; since = Date.now();
       lobby.send(queueFrame(queued));
       return;
     }
-    if (event.target.closest("[data-leave]")) {
+    if (target?.closest("[data-leave]")) {
       lobby.send({ type: "leave" });
     }
   });

@@ -4,12 +4,15 @@
 import { showInvitation } from "./lobby_socket.js";
 import { openQueuePanel } from "./queue_panel.js";
 
+/** @type {HTMLElement | null} */
 const root = document.querySelector("[data-room-page]");
-const room = root.dataset.roomPage;
 
-openQueuePanel(root, {
-  queueFrame: (mode) => ({ type: "queue", room, mode }),
-  onFrame(frame) {
-    if (frame.type === "invited") showInvitation(root, frame);
-  },
-});
+if (root) {
+  const room = root.dataset.roomPage;
+  openQueuePanel(root, {
+    queueFrame: (mode) => ({ type: "queue", room, mode }),
+    onFrame(frame) {
+      if (frame.type === "invited") showInvitation(root, frame);
+    },
+  });
+}
