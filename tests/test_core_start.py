@@ -7,6 +7,9 @@ not in wall time: the machine may be loaded."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +20,8 @@ from tests.support.players import Guest, TableClient
 from tests.support.site import SiteServer, cpu_seconds, start_site
 
 pytest.importorskip("numba")
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # CPU seconds of a web process from its start until the core is loaded (Django, the
 # apps, the server and the core's loading: about 1 s; compiling the core costs 10-50 s).
@@ -67,19 +72,21 @@ async def test_a_fresh_site_answers_its_first_hint_and_hard_move_from_the_built_
     server = start_site(tmp_path)
     try:
         pid = server.process.pid
-        line = core_line(server)
-        started = cpu_seconds(pid)
-        print(f"web process CPU at start, the core loaded: {started:.2f} s")
-        assert started < START_CPU_S, server.log()
-        assert line.startswith(LOADED), server.log()
-
-        # Every computer turn (the opening too) and the first hint, each in CPU seconds of
-        # the web process (and wall seconds, printed).
+        # Right after /healthz answers: a game against hard (the computer may open at
+        # once) while the process is still loading the core in the background.
+        # Every computer turn (the opening too) and the first hint are measured, each in
+        # CPU seconds of the web process (and wall seconds, printed).
         replies: list[tuple[float, float]] = []
         hint: dict[str, Any] | None = None
         guest = Guest(server.url)
         cpu, wall = cpu_seconds(pid), time.monotonic()
         table_id = guest.start_computer_game(preset="classic-draw", players=2, target=50, level="hard")
+        line = core_line(server)
+        # Its start: Django, the server, the core's loading (and the table's creation).
+        started = cpu_seconds(pid)
+        print(f"web process CPU at start, the core loaded: {started:.2f} s")
+        assert started < START_CPU_S, server.log()
+        assert line.startswith(LOADED), server.log()
         async with TableClient(server.url, table_id, guest.cookie) as client:
             await until_my_turn(client)
             if client.seq > 0:  # the computer opened
@@ -128,3 +135,23 @@ def test_a_fresh_web_process_without_the_build_never_compiles(tmp_path: Path) ->
         assert cache_files(empty) == {}, "the web process wrote to numba's cache: it compiled"
     finally:
         server.stop()
+
+
+def test_collecting_the_suite_compiles_nothing(tmp_path: Path) -> None:
+    """Collection builds nothing (it used to compile the core: 34 s on a fresh checkout):
+    the build is the install's, or a session fixture's before the first test."""
+    empty = tmp_path / "numba-cache"
+    empty.mkdir()
+    env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}
+    env["NUMBA_CACHE_DIR"] = str(empty)
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert collected.returncode == 0, collected.stdout[-3000:] + collected.stderr[-3000:]
+    assert "tests collected" in collected.stdout
+    assert cache_files(empty) == {}, "collecting the tests compiled the computer players' core"
