@@ -107,10 +107,10 @@ def compilations() -> int:
 def forbid_compiling() -> None:
     """From now on this process never compiles the core: a function missing from the
     cache makes the decision fall back to the Python reference (``status()``:
-    ``"unbuilt"``). Web processes call it as they start."""
+    ``"unbuilt"``). Web processes call it as they start. (numba is not imported here: the
+    compiled functions are reached only through ``_kernels()``, which sets the watch up
+    before their first call.)"""
     _load.forbidden = True
-    if switched_on():
-        _watch()
 
 
 _watch_lock = threading.Lock()
