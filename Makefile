@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench worker beat stack lint migrate check-migrations messages install js-install
+.PHONY: run test bench worker beat stack lint migrate check-migrations messages install js-install build-core
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -14,7 +14,13 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
-install: $(VENV)/.installed
+## The computer players' compiled core, into numba's cache (next to
+## games/ai/_kernels.py, or under NUMBA_CACHE_DIR): compiled once, loaded by every
+## process after; about a second when it is already built (docs/ai.md).
+build-core: $(VENV)/.installed
+	$(PY) -m games.ai.build
+
+install: $(VENV)/.installed build-core
 
 # The browser code's checker (TypeScript, pinned in package-lock.json) for
 # `make lint`: npm ci into node_modules/. `make run` needs none of it.

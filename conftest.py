@@ -24,14 +24,17 @@ ROOT = Path(__file__).resolve().parent
 PURE_DIRS = (ROOT / "games" / "tests" / "engine", ROOT / "games" / "tests" / "ai")
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """The computer players' compiled core is loaded (compiled the first time on a
-    machine) before the tests that may play a computer, never inside one of them."""
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_core(request: pytest.FixtureRequest) -> None:
+    """The computer players' compiled core, loaded once before the first test of a session
+    that may play a computer, never during collection: from the cache that the install
+    built (``python -m games.ai.build``), or compiled here, once, if that step was skipped.
+    The servers the tests start (``tests/support``) then find it in the cache too."""
     apps = {ROOT / name for name in ("games", "lobby", "accounts", "tests")}
-    if any(apps & set(Path(str(item.path)).parents) for item in session.items):
+    if any(apps & set(Path(str(item.path)).parents) for item in request.session.items):
         from games.ai import core
 
-        core.warm_up()
+        core.load()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

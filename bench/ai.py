@@ -144,7 +144,7 @@ def tournament(args: argparse.Namespace) -> None:
 def timing(args: argparse.Namespace) -> None:
     """Hard's decision time at its default budget, one process (the compiled core loaded
     first, as the server and the workers do at start)."""
-    core.warm_up()
+    core.load()
     times: list[float] = []
     cpu: list[float] = []
     forced = 0

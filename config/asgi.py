@@ -29,3 +29,9 @@ application = ProtocolTypeRouter(
 if os.environ.get("SERVER_GC_FREEZE", "1") != "0":
     gc.collect()
     gc.freeze()
+
+# The computer players' compiled core: loaded from the install's build in the
+# background, never compiled by a web process (games.apps, docs/ai.md).
+from games.apps import prepare_web_process  # noqa: E402
+
+prepare_web_process()

@@ -1,8 +1,10 @@
 """`make stack`: the whole site under a supervisor that restarts only what dies.
 
-Runs ``migrate`` and ``collectstatic``, writes a supervisord configuration
-with one program per line of the ``Procfile`` (the Procfile stays the one
-list of command lines), and runs supervisord in the foreground. A process
+Runs ``migrate``, ``collectstatic`` and the build of the computer players'
+compiled core (``python -m games.ai.build``: a second when it is built; the
+workers and web processes then load it, docs/ai.md), writes a supervisord
+configuration with one program per line of the ``Procfile`` (the Procfile
+stays the one list of command lines), and runs supervisord in the foreground. A process
 that exits or is killed (a Celery worker, a web process when Redis went away)
 is started again on its own; the others keep running, as under the systemd
 units of docs/deploy.md. Ctrl-C (or SIGTERM) stops them all: Celery workers
@@ -110,6 +112,7 @@ def main() -> int:
     manage = [PYTHON, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True)
     subprocess.run([*manage, "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+    subprocess.run([PYTHON, "-m", "games.ai.build"], cwd=ROOT, env=env, check=True)
     config = run_dir / "supervisord.conf"
     config.write_text(supervisor_config(procfile(ROOT / "Procfile"), run_dir))
     print(f"dominoes stack: web on {port} and {port + 1}; logs in {run_dir / 'logs'}", flush=True)

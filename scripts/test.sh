@@ -10,6 +10,10 @@ PY=.venv/bin/python
 PG_URL=${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 RD_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
 
+# The computer players' compiled core, into numba's cache (a no-op when built):
+# the servers and workers the tests start load it from there.
+"$PY" -m games.ai.build
+
 echo "== pass 1: embedded defaults (SQLite, in-memory layer) =="
 env -u DATABASE_URL -u REDIS_URL "$PY" -m pytest "$@"
 

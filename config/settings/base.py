@@ -236,6 +236,10 @@ REPLAY_SIGNING_KEY = os.environ.get("REPLAY_SIGNING_KEY", "")
 # The pause before a computer move is shown, so that it reads like a person.
 AI_MOVE_DELAY_MS = int(os.environ.get("AI_MOVE_DELAY_MS", "700"))
 
+# The computer players' compiled core is loaded as a web process or a deciding
+# worker starts (games.apps; built at installation: python -m games.ai.build).
+AI_CORE_AT_START = True
+
 # Threads of a web process that store the moves made through its table
 # sockets, each with its own database connection, so that the commits (a
 # disk flush each) of different tables overlap. 0 (the default): the one

@@ -19,3 +19,6 @@ GAMES_SWEEP_SECONDS = 0
 # No table-presence refresh thread (games.presence.keep_table_socket):
 # tests call refresh_table_sockets() themselves.
 PRESENCE_KEEPER = False
+# No loading of the computer players' compiled core when config.asgi is imported
+# or a worker starts in the test process (the root conftest loads it once per session).
+AI_CORE_AT_START = False

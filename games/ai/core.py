@@ -9,15 +9,24 @@ compiled one is about twenty times faster (``bench/ai_core.py``).
 
 The compiled core is used when numba is installed (``requirements.txt``) and not switched
 off by the environment: ``DOMINOES_AI_CORE=python`` (or ``0``, ``off``) keeps the
-reference. Compiled functions are cached on disk next to the module (numba's
-``cache=True``; ``NUMBA_CACHE_DIR`` moves the cache), so only the first process on a
-machine pays the compilation; ``warm_up()`` compiles or loads them ahead of a first
-decision (the app and the workers call it at start).
+reference.
+
+It is compiled once, when the project is installed (``python -m games.ai.build``, run by
+``make install``), into numba's on-disk cache (``cache=True``: next to the module, or
+under ``NUMBA_CACHE_DIR``). A process then *loads* it (``load()``: a small decision
+through each compiled entry point, about half a second) instead of compiling it (tens of
+seconds of CPU). A process that must never compile (the web processes: a compilation
+there would hold up every hint and every socket of the process) calls
+``forbid_compiling()`` first: if the cache is missing or stale, its decisions use the
+Python reference instead (the same decisions, slower) and ``status()`` says
+``"unbuilt"``.
 """
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
+import threading
 from functools import lru_cache
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -28,8 +37,16 @@ if TYPE_CHECKING:
     from .base import Candidate
     from .knowledge import Dealer, Knowledge
 
+logger = logging.getLogger(__name__)
+
 ENV = "DOMINOES_AI_CORE"
 _OFF = {"0", "off", "python", "no", "false"}
+# The compiled functions a decision calls (the others are called from these).
+ENTRY_POINTS = ("evaluate_general", "evaluate_duel")
+
+
+class NotBuilt(RuntimeError):
+    """A compiled function is not in numba's cache and this process may not compile it."""
 
 
 @lru_cache(maxsize=1)
@@ -39,12 +56,102 @@ def installed() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
 
 
-def enabled() -> bool:
-    """True when decisions use the compiled core (installed, not switched off)."""
+def switched_on() -> bool:
+    """True when the environment allows the compiled core and numba is installed."""
     return os.environ.get(ENV, "").strip().lower() not in _OFF and installed()
 
 
+def enabled() -> bool:
+    """True when decisions use the compiled core: installed, not switched off, and not
+    found missing from the cache in a process that may not compile it. While ``load()``
+    runs in another thread, waits for it (loading takes a moment; it never compiles
+    where compiling is forbidden)."""
+    if not switched_on():
+        return False
+    if _load.status == "loading" and _load.thread != threading.get_ident():
+        _load.done.wait()
+    return _load.status != "unbuilt"
+
+
+class _LoadState:
+    """What this process did with the compiled core (one per process)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        self.done.set()
+        self.status = "unloaded"
+        self.thread = 0
+        self.forbidden = False
+        self.compiled = 0  # compilations of the core's functions in this process
+        self.watching = False
+
+
+_load = _LoadState()
+
+
+def status() -> str:
+    """``"off"`` (switched off or numba missing), ``"unloaded"`` (not loaded yet),
+    ``"loading"``, ``"cached"`` (loaded from numba's cache: nothing compiled here),
+    ``"compiled"`` (compiled by this process) or ``"unbuilt"`` (missing from the cache in a
+    process that may not compile: the Python reference decides)."""
+    return _load.status if switched_on() else "off"
+
+
+def compilations() -> int:
+    """How many of the core's functions this process has compiled (0 when everything came
+    from the cache)."""
+    return _load.compiled
+
+
+def forbid_compiling() -> None:
+    """From now on this process never compiles the core: a function missing from the
+    cache makes the decision fall back to the Python reference (``status()``:
+    ``"unbuilt"``). Web processes call it as they start. (numba is not imported here: the
+    compiled functions are reached only through ``_kernels()``, which sets the watch up
+    before their first call.)"""
+    _load.forbidden = True
+
+
+_watch_lock = threading.Lock()
+
+
+def _watch() -> None:
+    """Count (and, where forbidden, refuse) the compilations of the core's functions:
+    numba announces each one with a ``numba:compile`` event once it has looked the
+    function up in its cache and not found it there; a listener that raises stops the
+    compilation before it starts."""
+    with _watch_lock:
+        if _load.watching:
+            return
+        from numba.core import event
+
+        class CompileWatch(event.Listener):
+            def on_start(self, evt: Any) -> None:
+                data = evt.data if isinstance(evt.data, dict) else {}
+                function = getattr(data.get("dispatcher"), "py_func", None)
+                if getattr(function, "__module__", "") != _KERNELS:
+                    return
+                if _load.forbidden:
+                    raise NotBuilt(
+                        f"{getattr(function, '__name__', '?')} is not in numba's cache and this process may "
+                        "not compile it (python -m games.ai.build)"
+                    )
+                _load.compiled += 1
+
+            def on_end(self, evt: Any) -> None:
+                return None
+
+        event.register("numba:compile", CompileWatch())  # type: ignore[no-untyped-call]
+        _load.watching = True
+
+
+_KERNELS = __name__.rpartition(".")[0] + "._kernels"
+
+
 def _kernels() -> Any:
+    if not _load.watching:
+        _watch()
     from . import _kernels
 
     return _kernels
@@ -152,11 +259,12 @@ def evaluate_general(
     limits: tuple[int, int, int, bool],
     win_bonus: float,
     game_bonus: float,
-) -> tuple[tuple[list[float], list[float], list[float]], int, int]:
+) -> tuple[tuple[list[float], list[float], list[float]], int, int] | None:
     """``HardPlayer.evaluate`` outside block duels (pips-only reading of the plays), compiled:
     ((mean utility, points, wins) per candidate, deals, playouts). ``costs``: budget, setup, deal, playout,
     turn, node (microseconds); ``limits``: min deals, max deals, solver nodes (0: none),
-    single deal."""
+    single deal. None when the compiled function is missing from the cache of a process
+    that may not compile (nothing was touched: the caller runs the reference)."""
     import numpy as np
 
     k = _kernels()
@@ -165,7 +273,8 @@ def evaluate_general(
     ch, _voids = _choices(know, False) if use_choices else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     st = _state(rng)
-    totals, pts, wins, weights, deals, playouts = k.evaluate_general(
+    out = _call(
+        k.evaluate_general,
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch,
         np.array(likelihood if likelihood else [1.0] * N_TILES, np.float64),
         _candidates(cands), know.board, know.left, know.right, (know.me + 1) % know.table.players,
@@ -173,9 +282,24 @@ def evaluate_general(
         np.array(costs, np.float64), np.array([limits[0], limits[1], limits[2], int(limits[3])], np.int64),
         tb["lib"], tb["debruijn"], tb["pipc"],
     )
+    if out is None:
+        return None
+    totals, pts, wins, weights, deals, playouts = out
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
     return _means(totals, pts, wins, weights), int(deals), int(playouts)
+
+
+def _call(kernel: Any, *args: Any) -> Any:
+    """``kernel(*args)``, or None when it is missing from the cache and this process may not
+    compile it (it then stops using the core: ``status()`` is ``"unbuilt"``)."""
+    try:
+        return kernel(*args)
+    except NotBuilt as missing:
+        if _load.status != "loading":
+            logger.warning("compiled core: %s; the pure-Python reference decides from now on", missing)
+        _load.status = "unbuilt"
+        return None
 
 
 def _means(totals: Any, pts: Any, wins: Any, weights: float) -> tuple[list[float], list[float], list[float]]:
@@ -242,11 +366,11 @@ def evaluate_duel(
     limits: tuple[int, int, bool],
     win_bonus: float,
     game_bonus: float,
-) -> tuple[tuple[list[float], list[float], list[float]], int, int]:
+) -> tuple[tuple[list[float], list[float], list[float]], int, int] | None:
     """``HardPlayer.evaluate_duel``, compiled: ((mean utility, points, wins) per candidate,
     deals, descents).
     ``costs``: budget, setup, deal, tree step, rollout, model evaluation; ``limits``: min
-    deals, max deals, single deal."""
+    deals, max deals, single deal. None as ``evaluate_general``."""
     import numpy as np
 
     k = _kernels()
@@ -256,30 +380,74 @@ def evaluate_duel(
     ch, ch_voids = _choices(know, True) if temper > 0 else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     st = _state(rng)
-    totals, pts, wins, weights, deals, descents = k.evaluate_duel(
+    out = _call(
+        k.evaluate_duel,
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch, ch_voids,
         float(temper), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
         float(scale), bool(tree), bool(track_voids), float(explore), np.array(costs, np.float64),
         np.array([limits[0], limits[1], int(limits[2])], np.int64),
         tb["lib"], mt["base"], mt["wf"], mt["so"], mt["sb"], mt["sf"], tb["debruijn"], tb["numc"], tb["pipc"],
     )
+    if out is None:
+        return None
+    totals, pts, wins, weights, deals, descents = out
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
     return _means(totals, pts, wins, weights), int(deals), int(descents)
 
 
-def warm_up() -> bool:
-    """Load (or compile, the first time on a machine) the compiled functions now rather
-    than at a first decision: one tiny decision of each kind. Returns whether the core is
-    in use. The server and the workers call it as they start (``games.hints``)."""
-    if not enabled():
-        return False
-    from games.engine import new_game, rules_for, view_for
+def load() -> str:
+    """Load the compiled functions now rather than at a first decision (compiling those
+    missing from the cache, unless ``forbid_compiling()`` was called): one small decision
+    through each entry point. Returns ``status()``. Safe from several threads: one loads,
+    the others wait for it (and so does ``enabled()``)."""
+    if not switched_on():
+        return "off"
+    with _load.lock:
+        if _load.status in ("cached", "compiled", "unbuilt"):
+            return _load.status
+        _watch()
+        before = _load.compiled
+        _load.thread = threading.get_ident()
+        _load.status = "loading"
+        _load.done.clear()
+        outcome = "unbuilt"
+        try:
+            if _exercise():
+                outcome = "compiled" if _load.compiled > before else "cached"
+        finally:
+            _load.status = outcome
+            _load.thread = 0
+            _load.done.set()
+        return outcome
 
+
+def _exercise() -> bool:
+    """A small decision that goes through each entry point (a block duel; a draw game of
+    four), each at its first position with a choice between plays. False if one
+    was missing from the cache where compiling is forbidden."""
+    from games.engine import apply_action, new_game, rules_for, view_for
+
+    from .base import candidates
     from .hard import HardOptions, HardPlayer
+    from .knowledge import read_view
+    from .medium import MediumPlayer
 
     player = HardPlayer(options=HardOptions(budget_ms=0.5))
-    for preset, players, teams in (("duel-block", 2, False), ("arena", 4, True)):
-        state = new_game(rules_for(preset, players=players, teams=teams), seed="warm-up")
-        player.choose(view_for(state, state.to_move), Random(0))
+    medium = MediumPlayer()
+    k = _kernels()
+    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 4, False)):
+        state = new_game(rules_for(preset, players=players, teams=teams), seed="core-build")
+        rng = Random(0)
+        while not state.round_over:
+            view = view_for(state, state.to_move)
+            if len(candidates(list(view.legal), read_view(view))) > 1:
+                player.choose(view, rng)
+                break
+            state = apply_action(state, medium.choose(view, rng))
+        if _load.status == "unbuilt":
+            return False
+    missing = [name for name in ENTRY_POINTS if not getattr(k, name).signatures]
+    if missing:
+        raise RuntimeError(f"the build's decisions never reached {', '.join(missing)}")
     return True

@@ -280,13 +280,14 @@ class HardPlayer:
             nodes = budget / opts.node_us / (len(cands) * (1 if single_deal else opts.min_solved_deals))
             solver = Solver(table, table.side(me), utility, int(min(opts.max_solver_nodes, max(200, nodes))))
         policy = make_policy(*opts.playout_policy)
-        if core.enabled() and not tips:
-            (means, pts_mean, wins_mean), deals, playouts = core.evaluate_general(
-                know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=opts.playout_eps,
-                policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
-                limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
-                win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
-            )
+        compiled = core.evaluate_general(
+            know, cands, rng, dealer, use_choices=bool(choices), likelihood=likelihood, eps=opts.playout_eps,
+            policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
+            limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
+            win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
+        ) if core.enabled() and not tips else None
+        if compiled is not None:
+            (means, pts_mean, wins_mean), deals, playouts = compiled
             self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
             return means
         spent = opts.setup_us * opts.speed
@@ -372,14 +373,15 @@ class HardPlayer:
             deal_us += opts.weigh_us + opts.model_choice_us * len(choices)
         voids = public_voids(know)
         single_deal = _single_deal(dealer)
-        if core.enabled():
-            (means, pts_mean, wins_mean), deals, descents = core.evaluate_duel(
-                know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
-                track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
-                costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
-                limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
-                game_bonus=opts.game_win,
-            )
+        compiled = core.evaluate_duel(
+            know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
+            track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
+            costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
+            limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
+            game_bonus=opts.game_win,
+        ) if core.enabled() else None
+        if compiled is not None:
+            (means, pts_mean, wins_mean), deals, descents = compiled
             self.stats = SearchStats(deals, descents, pts_mean, wins_mean)
             return means
         me_side = table.side(me)

@@ -8,6 +8,7 @@ tests skip (or fail under REQUIRE_SERVICES=1) through the root fixtures.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -23,6 +24,16 @@ from tests.support.stack import (
 
 # Short enough for a test, above the longest move of the tests (AI_MOVE_DELAY_MS).
 VISIBILITY_TIMEOUT_S = 10
+CORE_LOADED = "compiled core: loaded from numba's cache"
+
+
+def assert_core_loaded(stack: Stack, name: str, *, since: int = 0, timeout: float = 30) -> None:
+    """Process ``name`` loaded the computer players' compiled core from the install's
+    build, compiling nothing (a worker before it is ready, a web process just after)."""
+    deadline = time.monotonic() + timeout
+    while CORE_LOADED not in stack.log(name)[since:]:
+        assert time.monotonic() < deadline, f"{name} did not load the compiled core:\n{stack.log(name)[-4000:]}"
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="session")
@@ -59,4 +70,6 @@ def stack(stack_database: str, stack_redis: str, tmp_path_factory: pytest.TempPa
         running.start_web("a")
         running.start_web("b")
         running.start_worker("worker")
+        for name in ("a", "b", "worker"):
+            assert_core_loaded(running, name)
         yield running

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.stack.conftest import VISIBILITY_TIMEOUT_S
+from tests.stack.conftest import VISIBILITY_TIMEOUT_S, assert_core_loaded
 from tests.support.players import Guest, TableClient
 from tests.support.stack import PrivateRedis, Stack
 
@@ -75,6 +75,9 @@ def assert_replays(stack: Stack, table_id: int) -> dict:
 
 
 def new_guest_game(base_url: str, **form: object) -> tuple[Guest, int]:
+    """A guest's game against the computer, at the hard level unless told: its moves need
+    the compiled core, which every (re)started worker loads from the install's build."""
+    form.setdefault("level", "hard")
     guest = Guest(base_url)
     table_id = guest.start_computer_game(**form)  # type: ignore[arg-type]
     return guest, table_id
@@ -241,6 +244,8 @@ async def test_a_worker_killed_mid_move_moves_once_after_restart(stack: Stack) -
 
         restarted_at = len(stack.log("worker"))
         stack.start_worker("worker", AI_MOVE_DELAY_MS=str(SLOW_MOVE_MS))
+        # Ready to move at once: the core loaded from the build, not compiled (docs/ai.md).
+        assert_core_loaded(stack, "worker", since=restarted_at)
         # The move is made: by the killed task, delivered again after the
         # visibility timeout, or by the sweep a new worker runs (whichever
         # comes first; the other then finds the game moved on).

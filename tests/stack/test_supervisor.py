@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.stack.conftest import CORE_LOADED
 from tests.support.players import Guest, TableClient
 from tests.support.site import free_port, wait_until_healthy
 from tests.support.stack import PrivateRedis, create_database, django_env, drop_database
@@ -176,9 +177,10 @@ def _alive(pid: int) -> bool:
 
 
 async def computer_answers(base_url: str) -> None:
-    """A guest's game against the computer on ``base_url``: the computer moves."""
+    """A guest's game against the hard computer on ``base_url``: the computer moves (with
+    the compiled core that the workers load from the build)."""
     guest = Guest(base_url)
-    table_id = guest.start_computer_game(preset="classic-draw", players=2, target=50)
+    table_id = guest.start_computer_game(preset="classic-draw", players=2, target=50, level="hard")
     client = TableClient(base_url, table_id, guest.cookie)
     await client.connect()
     try:
@@ -189,6 +191,7 @@ async def computer_answers(base_url: str) -> None:
 
 async def test_a_killed_worker_is_restarted_alone(supervised: SupervisedStack) -> None:
     before = supervised.wait_running()
+    logged = len(supervised.log("worker"))
     os.killpg(before["worker"], signal.SIGKILL)  # the worker and its pool, like a crash
     deadline = time.monotonic() + 60
     while True:
@@ -204,6 +207,11 @@ async def test_a_killed_worker_is_restarted_alone(supervised: SupervisedStack) -
     }
     assert healthy(supervised.url("web1"))
     assert healthy(supervised.url("web2"))
+    # The restarted worker loads the compiled core from the build: nothing to compile.
+    deadline = time.monotonic() + 30
+    while CORE_LOADED not in supervised.log("worker")[logged:]:
+        assert time.monotonic() < deadline, supervised.logs()
+        await asyncio.sleep(0.2)
     await computer_answers(supervised.url("web2"))
 
 

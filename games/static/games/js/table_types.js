@@ -94,6 +94,7 @@
  * @property {number} after
  * @property {number} delta
  * @property {boolean} provisional
+ * @property {number} [weight] the weight of a repeated game between the same players (1/k for the k-th in a day)
  */
 
 /** @typedef {{seat: number, rating: number, provisional: boolean}} SeatRating */
@@ -113,7 +114,7 @@
 /** @typedef {{type: "state", seq?: number, view?: View | null, legal?: Action[], table?: TableInfo, chain?: string}} StateFrame */
 /** @typedef {{type: "event", seq?: number, seat: number, action: string, tile?: Pair, end?: End}} EventFrame */
 /** @typedef {{type: "round_over", seq?: number, result: RoundResult, hands?: Pair[][], scores?: number[]}} RoundOverFrame */
-/** @typedef {{type: "game_over", seq?: number, scores?: number[], winner: number | null, reason?: string, resigned?: number | null}} GameOverFrame */
+/** @typedef {{type: "game_over", seq?: number, scores?: number[], winner: number | null, reason?: string, resigned?: number | null, aborted?: boolean}} GameOverFrame */
 /** @typedef {{type: "clock", clock?: Clock | null}} ClockFrame */
 /** @typedef {{type: "spectators", count: number}} SpectatorsFrame */
 /** @typedef {{type: "hint", seq: number, action: Action, why?: string, cooldown?: number}} HintFrame */
