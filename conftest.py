@@ -51,7 +51,7 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     from channels.layers import channel_layers
 
-    from games.services import live
+    from games.play import live_games as live
 
     channel_layers.backends.clear()
     # The live games a process keeps between moves: a rolled-back test
@@ -113,7 +113,7 @@ def make_member(db: Any) -> Callable[..., Any]:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Every (group, message) the services broadcast, instead of the layer."""
-    from games.services import broadcast
+    from games.live import broadcast
 
     messages: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: messages.extend(batch))

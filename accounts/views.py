@@ -15,7 +15,7 @@ from accounts import selectors, services
 from accounts.forms import FriendRequestForm
 from accounts.hooks import profile_panels
 from accounts.ratings import PROVISIONAL_SIGMA
-from games.modes import RANKED_MODES
+from games.play.modes import RANKED_MODES
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

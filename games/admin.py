@@ -4,7 +4,7 @@ who is connected and computers standing in.
 The move log is the truth of every game (a game is its seed plus its moves):
 moves are shown, never added, changed or deleted here. A game's own fields
 are read-only for the same reason; to stop a live game, use the action
-"Abort the selected live games", which goes through games.services like any
+"Abort the selected live games", which goes through games.play.services like any
 other change (the players are told, nothing is rated)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import services
 from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table
+from games.play import services
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -57,7 +57,7 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # tables are made by the site's flows (games.services)
+        return False  # tables are made by the site's flows (games.play.services)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # deleting a table would delete its game's move log

@@ -13,7 +13,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from games.signals import game_finished
 
-        game_finished.connect(queue_review_when_finished, dispatch_uid="games.review")
+        game_finished.connect(queue_review_when_finished, dispatch_uid="games.coach.review")
         if _serving():
             # The computer players' compiled core loads (or compiles, once per machine) in
             # the background, not at the first computer move or hint (docs/ai.md).

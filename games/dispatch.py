@@ -28,7 +28,8 @@ from django.conf import settings
 from django.db import OperationalError, close_old_connections, connection
 from django.utils import timezone
 
-from games import review, selectors, services
+from games.coach import review
+from games.play import selectors, services
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def _review_in_thread(game_id: int) -> None:
 
 
 def queue_review(game_id: int) -> None:
-    """Have the post-game review of a finished game computed (games.review),
+    """Have the post-game review of a finished game computed (games.coach.review),
     like a computer turn: a Celery task, a background thread, or the test
     queue. Idempotent, so queueing it twice is harmless."""
     how = mode()

@@ -1,8 +1,8 @@
 """Tables, seats, games and their append-only move log.
 
-Only ``games.services`` writes these rows. A game's truth is its private seed
+Only ``games.play.services`` writes these rows. A game's truth is its private seed
 plus its numbered moves: ``Game.state`` is a cache of the engine state after
-move ``Game.seq`` (``games.selectors.rebuild_state`` recomputes it).
+move ``Game.seq`` (``games.play.selectors.rebuild_state`` recomputes it).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Table(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Public tables may be watched by anyone (spectators see public information only).
     public = models.BooleanField(default=True)
-    # The ranked mode key (games.modes) for ranked tables, else "".
+    # The ranked mode key (games.play.modes) for ranked tables, else "".
     mode = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -41,7 +41,7 @@ class Table(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Rematch (games.services.rematch): the seats of the people who asked for
+    # Rematch (games.play.services.rematch): the seats of the people who asked for
     # one after this game, and the table of the rematch once everyone did.
     rematch_seats = models.JSONField(default=list, blank=True)
     rematch_of = models.OneToOneField(
@@ -81,7 +81,7 @@ class Seat(models.Model):
     # Computer level ("easy", "medium", "hard"); "" for a person or an open seat.
     level = models.CharField(max_length=16, blank=True, default="")
     # Stored display name: the username for members; "" for guests and
-    # computers, whose names are translated when shown (games.selectors).
+    # computers, whose names are translated when shown (games.play.selectors).
     name = models.CharField(max_length=150, blank=True, default="")
 
     class Meta:
@@ -117,7 +117,7 @@ class Game(models.Model):
     # is live. ``commitment`` (SHA-256 of it) is public from the start.
     seed = models.CharField(max_length=128)
     commitment = models.CharField(max_length=64)
-    # A member's salt (private tables; games.fairness): the server committed
+    # A member's salt (private tables; games.fairplay.fairness): the server committed
     # to ``server_seed`` (``commitment`` is then its SHA-256) before the salt
     # was chosen, and ``seed`` = games.engine.verify.salted_seed(server_seed,
     # salt). Both "" for an unsalted game, whose ``seed`` is the server's.
@@ -125,7 +125,7 @@ class Game(models.Model):
     salt = models.CharField(max_length=64, blank=True, default="")
     # Number of the last move (event); 0 before any move.
     seq = models.PositiveIntegerField(default=0)
-    # The hash of the chained move log after move ``seq`` (games.chain); ""
+    # The hash of the chained move log after move ``seq`` (games.fairplay.move_chain); ""
     # before the first move (the head is then the chain's genesis).
     chain = models.CharField(max_length=64, blank=True, default="")
     # dump_state() after move ``seq``; None until the game starts.
@@ -180,7 +180,7 @@ class Move(models.Model):
     # "version" for moves recorded before versions, docs/fair-play.md).
     payload = models.JSONField(default=dict, blank=True)
     # The chain's head after this move: SHA-256 over the previous head and this
-    # move's public part (games.chain, games.engine.chain).
+    # move's public part (games.fairplay.move_chain, games.engine.chain).
     chain = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -193,7 +193,7 @@ class Move(models.Model):
 
 
 class GameReview(models.Model):
-    """The post-game review of a finished game (games.review): for each move
+    """The post-game review of a finished game (games.coach.review): for each move
     of a person, the hard level's choice from their view and its estimated
     cost; for each computer move, its recomputation from the seat's view.
     One row per game, written by the idempotent review task."""
@@ -205,11 +205,11 @@ class GameReview(models.Model):
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    # games.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
+    # games.coach.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
     data = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the current computation started: a lease, so that a redelivered
-    # task does not compute it again meanwhile (games.review.review_game).
+    # task does not compute it again meanwhile (games.coach.review.review_game).
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -245,7 +245,7 @@ class Presence(models.Model):
 
 class StandIn(models.Model):
     """A computer playing for a person who left a table of three or more
-    (games.services.timers), until they come back."""
+    (games.timers.services), until they come back."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stand_ins")
     seat = models.PositiveSmallIntegerField()

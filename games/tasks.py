@@ -16,7 +16,9 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.conf import settings
 
-from games import dispatch, review, services
+from games import dispatch
+from games.coach import review
+from games.play import services
 
 
 @shared_task(ignore_result=True)
@@ -41,7 +43,7 @@ def compute_ai_move(game_id: int, seq: int) -> str:
 
 @shared_task(ignore_result=True)
 def review_game(game_id: int) -> str:
-    """Compute the post-game review of a finished game once (games.review);
+    """Compute the post-game review of a finished game once (games.coach.review);
     a repeated task finds it done and returns "exists"."""
     return review.review_game(game_id=game_id)
 

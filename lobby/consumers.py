@@ -8,7 +8,7 @@ running, with ``"resume": true``),
 ``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
 for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
 ``bad_frame``, ``rate_limited``, ``server_error``).
-Frame parsing, the rate limit and failures: games.sockets.JsonSocket.
+Frame parsing, the rate limit and failures: games.socket.base.JsonSocket.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import presence
-from games.modes import RANKED_MODES
-from games.sockets import JsonSocket, socket_language
+from games.live import presence
+from games.play.modes import RANKED_MODES
+from games.socket.base import JsonSocket, socket_language
 from lobby import broadcast, periodic, room_tables, rooms, selectors, services
 from lobby.models import QueueEntry
 

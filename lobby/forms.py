@@ -8,8 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import PRESET_OPTIONS
-from games.forms import SaltFields
-from games.variants import variant_name
+from games.pages.forms import SaltFields
+from games.play.variants import variant_name
 
 PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
 TARGET_CHOICES = [(0, _("One round")), (50, _("50 points")), (100, _("100 points"))]
@@ -18,7 +18,7 @@ TARGET_CHOICES = [(0, _("One round")), (50, _("50 points")), (100, _("100 points
 class PrivateTableForm(SaltFields, forms.Form):
     """The rules of a private table: a preset, the number of players, pairs,
     the game length; checked against what the preset allows. With the
-    creator's optional salt for the deal (games.forms.SaltFields)."""
+    creator's optional salt for the deal (games.pages.forms.SaltFields)."""
 
     field_order = ("preset", "players", "teams", "target", "public", "salt", "commitment")
 

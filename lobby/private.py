@@ -2,8 +2,8 @@
 the friends list), gives empty seats to computers; the game starts when every
 seat is taken. Unranked.
 
-The table is created through ``games.services.create_table`` (open seats, not
-started) and started with ``games.services.start_game``; this module only
+The table is created through ``games.play.services.create_table`` (open seats, not
+started) and started with ``games.play.services.start_game``; this module only
 fills the seats of a table that is still waiting, under the table's row lock.
 """
 
@@ -14,9 +14,9 @@ from django.core import signing
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games import services
 from games.engine import rules_for
 from games.models import Seat, Table
+from games.play import services
 
 INVITE_SALT = "dominoes.private-table"
 
@@ -38,7 +38,7 @@ def create_private_table(
 ) -> Table:
     """A waiting table with the owner at seat 0 and the other seats open.
     ``server_seed`` / ``salt``: the owner's salt on a seed the server
-    committed to first (games.fairness)."""
+    committed to first (games.fairplay.fairness)."""
     rules = rules_for(preset, players=players, teams=teams, target=target)
     seats = [services.SeatSpec(user=owner), *(services.SeatSpec() for _ in range(players - 1))]
     return services.create_table(

@@ -28,12 +28,12 @@ from django.utils.translation import gettext as _
 
 from accounts.ratings import ranks_from_scores
 from accounts.selectors import display_rating_of
-from games import selectors as game_selectors
-from games import services as game_services
-from games.locks import try_lock
+from games.live import broadcast as table_broadcast
 from games.models import Game, Seat, Table
-from games.modes import RANKED_MODES
-from games.services import broadcast as table_broadcast
+from games.play import selectors as game_selectors
+from games.play import services as game_services
+from games.play.locks import try_lock
+from games.play.modes import RANKED_MODES
 from lobby import broadcast, chips, room_selectors, rooms, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable

@@ -14,10 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import ratings_in_mode
+from games.live.presence import live_presence
 from games.models import Game, Seat, Table
-from games.modes import MODE_KEYS, RANKED_MODES
-from games.presence import live_presence
-from games.selectors import game_state, seat_names
+from games.play.modes import MODE_KEYS, RANKED_MODES
+from games.play.selectors import game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 

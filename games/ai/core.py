@@ -271,7 +271,7 @@ def evaluate_duel(
 def warm_up() -> bool:
     """Load (or compile, the first time on a machine) the compiled functions now rather
     than at a first decision: one tiny decision of each kind. Returns whether the core is
-    in use. The server and the workers call it as they start (``games.hints``)."""
+    in use. The server and the workers call it as they start (``games.coach.hints``)."""
     if not enabled():
         return False
     from games.engine import new_game, rules_for, view_for

@@ -8,7 +8,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from games import fairness, review, signing
+from games.coach import review
+from games.fairplay import fairness, signing
 from games.models import Game
 
 register = template.Library()

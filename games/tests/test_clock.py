@@ -7,12 +7,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock, presence, selectors, services
 from games.engine import legal_actions
+from games.live import clock, presence
 from games.models import Game, Move, Presence, StandIn, Table
-from games.services import timers
+from games.play import selectors, services
 from games.signals import seat_abandoned
 from games.tests.helpers import ranked_table
+from games.timers import services as timers
 
 pytestmark = pytest.mark.django_db
 
@@ -85,7 +86,7 @@ def test_on_timeout_the_server_plays_for_a_present_player(make_member) -> None:
 
 def test_a_forced_draw_or_pass_is_played_as_is(make_member) -> None:
     from games.engine import Draw, Pass, Tile, new_game
-    from games.modes import RANKED_MODES
+    from games.play.modes import RANKED_MODES
 
     game = game_of(ranked_table([make_member("a"), make_member("b")]))
     six = [Tile(6, 6), Tile(0, 1), Tile(0, 2), Tile(0, 3), Tile(0, 4), Tile(1, 2), Tile(5, 6)]
@@ -270,7 +271,7 @@ def test_a_table_socket_stays_present_while_its_process_refreshes_it(make_member
 def test_every_state_at_a_timed_table_carries_the_clock(
     make_member, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
-    from games.services import broadcast
+    from games.live import broadcast
 
     sent: list = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
@@ -292,7 +293,7 @@ def test_every_state_at_a_timed_table_carries_the_clock(
 
 
 def test_a_player_leaving_and_coming_back_is_announced(make_member, monkeypatch) -> None:
-    from games.services import broadcast
+    from games.live import broadcast
 
     sent: list = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
@@ -315,7 +316,7 @@ def test_a_player_leaving_and_coming_back_is_announced(make_member, monkeypatch)
 def test_the_sweep_resends_the_clock_when_who_is_away_changed(make_member, monkeypatch) -> None:
     from django.core.cache import cache
 
-    from games.services import broadcast
+    from games.live import broadcast
 
     cache.clear()
     sent: list = []

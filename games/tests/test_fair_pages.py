@@ -8,10 +8,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import dispatch, review, selectors, signing
+from games import dispatch
+from games.coach import review
 from games.engine import Tile
 from games.engine.verify import salted_seed
+from games.fairplay import signing
 from games.models import Game, GameReview, Table
+from games.play import selectors
 from games.tests.factories import UserFactory
 from games.tests.sockets import Socket, new_session_key
 from games.tests.test_hints import HANDS_A, position, table_at

@@ -10,11 +10,13 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch, fairness, selectors, services, signing
+from games import dispatch
 from games.engine import PRESETS, commit_seed, legal_actions, new_game, rules_for
 from games.engine.verify import Disagreement, computer_seed, salted_seed, verify_replay
+from games.fairplay import fairness, signing
+from games.live import broadcast
 from games.models import Game, Move, Table
-from games.services import broadcast
+from games.play import selectors, services
 from games.tests.factories import (
     ComputerSeatFactory,
     GuestSeatFactory,
@@ -145,8 +147,8 @@ def test_every_computer_move_is_published_with_its_version_and_recomputed_as_tha
     """Moves recorded now carry the version of the computer (games.ai.versions); moves
     recorded before have none; a move of a version this code does not run is named,
     not reported as a mismatch, by the verifier and the review, and the file stays signed."""
-    from games import review
     from games.ai import SEARCH_VERSIONS
+    from games.coach import review
 
     settings.AI_BUDGET_MS = 0.2
     game = computer_game(level="hard", preset="duel-block")
@@ -291,8 +293,8 @@ def test_members_seats_do_not_matter_to_the_published_record() -> None:
 
 
 def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() -> None:
-    from games import review
-    from games.services import timers
+    from games.coach import review
+    from games.timers import services as timers
 
     table = make_table(preset="duel-block", seats=[GuestSeatFactory.build(), GuestSeatFactory.build()])
     game = Game.objects.get(table=table)
@@ -326,7 +328,7 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
 
 
 def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sent) -> None:
-    from games import chain
+    from games.fairplay import move_chain as chain
 
     game = computer_game(preset="classic-draw")
     finish(game, rng=random.Random(5))
@@ -355,8 +357,8 @@ def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sen
 
 
 def test_the_chain_is_computed_once_per_move_from_the_stored_head() -> None:
-    from games import chain
     from games.engine.chain import chain_link
+    from games.fairplay import move_chain as chain
 
     game = computer_game(preset="classic-draw")
     finish(game, rng=random.Random(6))

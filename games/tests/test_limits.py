@@ -66,7 +66,7 @@ def test_members_private_tables_count_too() -> None:
 
 
 def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
-    from games import services
+    from games.play import services
 
     settings.TABLES_PER_VISITOR = 2
     guest = Client()

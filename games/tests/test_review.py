@@ -8,9 +8,11 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import analysis, dispatch, review, services, tasks
+from games import dispatch, tasks
+from games.coach import analysis, review
 from games.engine import PRESETS, Play, Tile, new_game, view_for
 from games.models import Game, GameReview, Move, Table
+from games.play import services
 from games.tests.factories import make_table
 from games.tests.test_fairness import finish, new_session_key
 
@@ -91,7 +93,7 @@ def test_every_person_move_with_a_choice_is_reviewed_and_computer_moves_are_reco
 
 
 def test_a_computer_move_that_its_view_does_not_give_is_flagged() -> None:
-    from games import selectors
+    from games.play import selectors
 
     game = finished_computer_game(seed=6)
     for move in Move.objects.filter(game=game, seat=1, kind="play").order_by("seq"):

@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import dispatch, selectors, services
+from games import dispatch
 from games.engine import PlayerView, legal_actions, view_for
 from games.models import Game, Move
+from games.play import selectors, services
 from games.tasks import compute_ai_move, sweep_stalled_games
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, make_table
 

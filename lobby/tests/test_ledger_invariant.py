@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services as game_services
 from games.models import Table
+from games.play import services as game_services
 from lobby import chips, room_tables, rooms
 from lobby.models import ChipWallet
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services as game_services
 from games.models import Table
+from games.play import services as game_services
 from games.tests.sockets import Socket, new_session_key
 from lobby import private, room_selectors, room_tables
 from lobby.models import RoomTable

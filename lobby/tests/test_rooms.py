@@ -9,9 +9,9 @@ import itertools
 
 import pytest
 
-from games import services as game_services
 from games.models import Game, Seat, Table
-from games.services import timers
+from games.play import services as game_services
+from games.timers import services as timers
 from lobby import chips, periodic, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -286,7 +286,7 @@ def test_an_abandonment_by_the_timer_pays_the_one_who_stayed(make_member, commit
 
 
 def test_hints_are_refused_at_room_tables(make_member) -> None:
-    from games import hints
+    from games.coach import hints
 
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, PRESETS, TILES, rules_for
-from games.fairness import VERIFY_COMMAND
-from games.modes import RANKED_MODES
-from games.variants import rules_url_for
+from games.fairplay.fairness import VERIFY_COMMAND
+from games.play.modes import RANKED_MODES
+from games.play.variants import rules_url_for
 from rules_guide import facts
 from rules_guide.tests.html import Node, parse
 from rules_guide.views import SECTIONS
@@ -103,7 +103,7 @@ def test_french_page_has_no_english_sentence_left(client: Client) -> None:
     main_fr = fr.one("main")
     english = {text for text in main_en.texts() if len(text) >= 12 and " " in text}
     french = set(main_fr.texts())
-    # The ranked modes' names belong to games.modes (and its catalogue), not to the guide's.
+    # The ranked modes' names belong to games.play.modes (and its catalogue), not to the guide's.
     allowed = {f"{VERIFY_COMMAND} replay.json"} | {str(mode.label) for mode in RANKED_MODES.values()}
     leftovers = sorted((english & french) - allowed)
     assert not leftovers, leftovers
