@@ -29,9 +29,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     machine) before the tests that may play a computer, never inside one of them."""
     apps = {ROOT / name for name in ("games", "lobby", "accounts", "tests")}
     if any(apps & set(Path(str(item.path)).parents) for item in session.items):
-        from games.ai import core
+        from games.ai.warm import warm_up
 
-        core.warm_up()
+        warm_up()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -64,23 +64,23 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Computer turns and post-game reviews wait in games.dispatch's queues
+    """Computer turns and post-game reviews wait in games.jobs's queues
     (``PENDING``, ``PENDING_REVIEWS``) until the test runs them
-    (``dispatch.run_pending()``), never on threads behind the test's back."""
+    (``jobs.run_pending()``), never on threads behind the test's back."""
     if request.node.get_closest_marker("pure"):
         yield
         return
     from django.conf import settings
 
-    from games import dispatch
+    from games import jobs
 
     saved = getattr(settings, "GAMES_DISPATCH", None)
     settings.GAMES_DISPATCH = "queue"
-    dispatch.PENDING.clear()
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING.clear()
+    jobs.PENDING_REVIEWS.clear()
     yield
-    dispatch.PENDING.clear()
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING.clear()
+    jobs.PENDING_REVIEWS.clear()
     if saved is None:
         del settings.GAMES_DISPATCH
     else:
@@ -89,12 +89,12 @@ def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture
 def computer_queue() -> Any:
-    """``games.dispatch``, whose queue holds the computer turns until the test
-    runs them with ``dispatch.run_pending()`` (the autouse fixture above set
+    """``games.jobs``, whose queue holds the computer turns until the test
+    runs them with ``jobs.run_pending()`` (the autouse fixture above set
     it up)."""
-    from games import dispatch
+    from games import jobs
 
-    return dispatch
+    return jobs
 
 
 @pytest.fixture

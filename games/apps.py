@@ -4,6 +4,8 @@ from pathlib import Path
 
 from django.apps import AppConfig
 
+from games import jobs
+
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -11,15 +13,16 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from games import tasks  # noqa: F401  (registers the Celery tasks that games.jobs queues by name)
         from games.signals import game_finished
 
         game_finished.connect(queue_review_when_finished, dispatch_uid="games.coach.review")
         if _serving():
             # The computer players' compiled core loads (or compiles, once per machine) in
             # the background, not at the first computer move or hint (docs/ai.md).
-            from games.ai import core
+            from games.ai.warm import warm_up
 
-            threading.Thread(target=core.warm_up, name="ai-warm-up", daemon=True).start()
+            threading.Thread(target=warm_up, name="ai-warm-up", daemon=True).start()
 
 
 def _serving() -> bool:
@@ -34,6 +37,4 @@ def _serving() -> bool:
 
 def queue_review_when_finished(sender: object, game: object, **kwargs: object) -> None:
     """The post-game review of every finished game (sent after the commit)."""
-    from games import dispatch
-
-    dispatch.queue_review(game.pk)  # type: ignore[attr-defined]
+    jobs.queue_review(game.pk)  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from accounts.hooks import profile_panels
-from games import dispatch
+from games import jobs
 from games.models import Game, Table
 from games.signals import game_finished, table_page_panels, table_socket_opened
 from lobby import chips, periodic, room_selectors, room_tables, rooms, tasks
@@ -43,7 +43,7 @@ def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> N
     if table.kind != Table.Kind.ROOM:
         return
     try:
-        if dispatch.mode() == "celery":
+        if jobs.mode() == "celery":
             tasks.settle_room_table.delay(table.pk)
         else:
             room_tables.settle(table_id=table.pk)

@@ -14,7 +14,7 @@ REVIEW_DEALS = 30
 # No lobby tick thread (matchmaking, timers) behind the tests' backs: the
 # tests that need it start it or call lobby.periodic.tick() themselves.
 LOBBY_TICK_IN_PROCESS = False
-# No stalled-games sweep thread (games.dispatch) either: tests call it.
+# No stalled-games sweep thread (games.tasks.start_embedded_sweeper) either: tests call it.
 GAMES_SWEEP_SECONDS = 0
 # No table-presence refresh thread (games.live.presence.keep_table_socket):
 # tests call refresh_table_sockets() themselves.

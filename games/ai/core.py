@@ -11,8 +11,8 @@ The compiled core is used when numba is installed (``requirements.txt``) and not
 off by the environment: ``DOMINOES_AI_CORE=python`` (or ``0``, ``off``) keeps the
 reference. Compiled functions are cached on disk next to the module (numba's
 ``cache=True``; ``NUMBA_CACHE_DIR`` moves the cache), so only the first process on a
-machine pays the compilation; ``warm_up()`` compiles or loads them ahead of a first
-decision (the app and the workers call it at start).
+machine pays the compilation; ``games.ai.warm.warm_up()`` compiles or loads them ahead
+of a first decision (the app and the workers call it at start).
 """
 from __future__ import annotations
 
@@ -266,20 +266,3 @@ def evaluate_duel(
     _restore(rng, st)
     dealer.tile = [int(x) for x in tile]
     return _means(totals, pts, wins, weights), int(deals), int(descents)
-
-
-def warm_up() -> bool:
-    """Load (or compile, the first time on a machine) the compiled functions now rather
-    than at a first decision: one tiny decision of each kind. Returns whether the core is
-    in use. The server and the workers call it as they start (``games.coach.hints``)."""
-    if not enabled():
-        return False
-    from games.engine import new_game, rules_for, view_for
-
-    from .hard import HardOptions, HardPlayer
-
-    player = HardPlayer(options=HardOptions(budget_ms=0.5))
-    for preset, players, teams in (("duel-block", 2, False), ("arena", 4, True)):
-        state = new_game(rules_for(preset, players=players, teams=teams), seed="warm-up")
-        player.choose(view_for(state, state.to_move), Random(0))
-    return True

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from games import jobs
 from games.coach.analysis import analyse, canonical, distinct_plays, play_key
 from games.engine import Action, Draw, Pass, Play, PlayerView, State, Tile, action_to_json, view_for
 from games.engine.verify import computer_seed
@@ -286,8 +287,8 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
 def missing_reviews(*, limit: int = 5) -> list[int]:
     """Finished games, newest first, whose review is missing (a game finished
     before reviews existed, a lost task) or whose computation was abandoned
-    (its lease ran out). Read by the periodic sweep (games.dispatch), which
-    queues them: a page never queues work while it renders."""
+    (its lease ran out). Read by the periodic sweep (``requeue_missing_reviews``),
+    which queues them: a page never queues work while it renders."""
     stale_pending = Q(review__status=GameReview.Status.PENDING) & (
         Q(review__started_at__isnull=True) | Q(review__started_at__lt=timezone.now() - review_lease())
     )
@@ -297,6 +298,15 @@ def missing_reviews(*, limit: int = 5) -> list[int]:
         .order_by("-finished_at")
         .values_list("pk", flat=True)[:limit]
     )
+
+
+def requeue_missing_reviews() -> int:
+    """Queue the reviews of finished games that have none, or whose
+    computation was abandoned (a few per sweep, newest first)."""
+    missing = missing_reviews()
+    for game_id in missing:
+        jobs.queue_review(game_id)
+    return len(missing)
 
 
 def panel_context(game: Game) -> dict[str, Any]:

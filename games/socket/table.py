@@ -23,7 +23,7 @@ from django.dispatch import Signal
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import dispatch
+from games import tasks
 from games.coach import hints
 from games.engine import action_from_json
 from games.fairplay import move_chain
@@ -31,7 +31,7 @@ from games.live import broadcast, reactions
 from games.live.cache import cache
 from games.live.frames import Frame, move_frames
 from games.models import Game
-from games.play import live_games, selectors, services
+from games.play import live_games, resume, selectors, services
 from games.signals import table_socket_closed, table_socket_opened
 from games.socket.base import JsonSocket, socket_language
 from games.timers import services as timers
@@ -181,8 +181,8 @@ class TableConsumer(JsonSocket):
         if self.game_id is not None and (self.has_computers or not self.humans):
             # After a restart, the computer's pending turn is queued again
             # (a computer's move, or the next round of a table nobody plays).
-            dispatch.resume_game(self.game_id)
-        dispatch.start_embedded_sweeper()
+            resume.resume_game(self.game_id)
+        tasks.start_embedded_sweeper()
 
     async def cleanup(self) -> None:
         """Leave the group, the spectator count and the presence rows, each

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import dispatch
+from games import jobs
 from games.coach import review
 from games.engine import Tile
 from games.engine.verify import salted_seed
@@ -23,7 +23,7 @@ from games.tests.test_review import finished_computer_game
 
 @pytest.fixture(autouse=True)
 def _quiet(sent) -> None:
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 # -- the private-table form ---------------------------------------------------------------

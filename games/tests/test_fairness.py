@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch
+from games import jobs
 from games.engine import PRESETS, commit_seed, legal_actions, new_game, rules_for
 from games.engine.verify import Disagreement, computer_seed, salted_seed, verify_replay
 from games.fairplay import fairness, signing
@@ -44,7 +44,7 @@ def finish(game: Game, *, rng: random.Random | None = None) -> list[str]:
     seen = []
     for _ in range(3000):
         with TestCase.captureOnCommitCallbacks(execute=True):
-            dispatch.run_pending()
+            jobs.run_pending()
         game.refresh_from_db()
         seen.append(game.commitment)
         state = selectors.game_state(game)
@@ -64,7 +64,7 @@ def finish(game: Game, *, rng: random.Random | None = None) -> list[str]:
 @pytest.fixture(autouse=True)
 def _quiet(sent, settings) -> None:
     """Broadcasts are collected (``sent``), reviews wait in their queue."""
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 def guest_client(key: str) -> Client:

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch, tasks
+from games import jobs, tasks
 from games.coach import analysis, review
 from games.engine import PRESETS, Play, Tile, new_game, view_for
 from games.models import Game, GameReview, Move, Table
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
 
 @pytest.fixture(autouse=True)
 def _quiet(sent) -> None:
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 def finished_computer_game(level: str = "medium", seed: int = 1, key: str | None = None) -> Game:
@@ -39,12 +39,12 @@ def finished_computer_game(level: str = "medium", seed: int = 1, key: str | None
 
 def test_a_finished_game_queues_its_review_once_and_the_task_is_idempotent() -> None:
     game = finished_computer_game()
-    assert list(dispatch.PENDING_REVIEWS) == [game.pk]  # on game_finished, after the commit
+    assert list(jobs.PENDING_REVIEWS) == [game.pk]  # on game_finished, after the commit
     assert tasks.review_game(game.pk) == "reviewed"
     first = GameReview.objects.get(game=game)
     assert first.status == GameReview.Status.READY
     assert tasks.review_game(game.pk) == "exists"
-    assert dispatch.run_pending_reviews() == 1  # the queued one finds it done
+    assert jobs.run_pending_reviews() == 1  # the queued one finds it done
     assert GameReview.objects.filter(game=game).count() == 1
     again = GameReview.objects.get(game=game)
     assert again.data == first.data
@@ -184,15 +184,15 @@ def test_the_analysis_reads_the_view_and_costs_each_play() -> None:
 
 def test_a_missing_review_is_queued_by_the_sweep_not_by_the_page() -> None:
     game = finished_computer_game(seed=9)
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
     client = Client()
     assert client.get(f"/table/{game.table_id}/review/").status_code == 200
     assert client.get(f"/table/{game.table_id}/replay/").status_code == 200
-    assert list(dispatch.PENDING_REVIEWS) == []  # rendering a page queues nothing
-    assert dispatch.requeue_missing_reviews() == 1
-    assert list(dispatch.PENDING_REVIEWS) == [game.pk]
-    assert dispatch.run_pending_reviews() == 1
-    assert dispatch.requeue_missing_reviews() == 0
+    assert list(jobs.PENDING_REVIEWS) == []  # rendering a page queues nothing
+    assert review.requeue_missing_reviews() == 1
+    assert list(jobs.PENDING_REVIEWS) == [game.pk]
+    assert jobs.run_pending_reviews() == 1
+    assert review.requeue_missing_reviews() == 0
     assert "data-review-ready" in client.get(f"/table/{game.table_id}/review/").content.decode()
 
 

@@ -8,7 +8,8 @@
   ``resign(*, game_id, seat)``, ``offer_draw(*, game_id, seat)``,
   ``abort_game(*, game_id, reason)``, ``offer_rematch(*, table_id, seat)``;
 - ``decide_computer_turn(*, game_id, seq)`` / ``apply_computer_turn(decision)``
-  (the Celery tasks' bodies), ``take_computer_turn(*, game_id, seq)`` (both at once).
+  (the Celery tasks' bodies; ``apply_computer_turn_later(decision)`` once the
+  pause is over, in-process), ``take_computer_turn(*, game_id, seq)`` (both at once).
 
 Refusals raise ``GameError`` subclasses (``.code`` is the protocol's error code).
 """
@@ -18,6 +19,7 @@ from games.fairplay.fairness import new_seed
 from games.play.services.computer import (
     ComputerDecision,
     apply_computer_turn,
+    apply_computer_turn_later,
     decide_computer_turn,
     take_computer_turn,
 )
@@ -68,6 +70,7 @@ __all__ = [
     "abort_game",
     "adopt_guest_seats",
     "apply_computer_turn",
+    "apply_computer_turn_later",
     "create_computer_table",
     "create_table",
     "decide_computer_turn",

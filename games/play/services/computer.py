@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
+from games import jobs
 from games.engine import action_from_json, action_to_json, view_for
 from games.models import Table
 from games.play import selectors
@@ -131,6 +132,19 @@ def apply_computer_turn(decision: ComputerDecision) -> str:
         # Someone else moved first (a duplicate task, a resignation): nothing to do.
         logger.info("computer turn of game %s at %s skipped: %s", decision.game_id, decision.seq, error.reason)
         return "nothing"
+
+
+def apply_computer_turn_later(decision: ComputerDecision) -> None:
+    """Embedded mode: apply a decided computer move once its pause is over,
+    from a timer, so that the pool's threads never sleep through it. In
+    "queue" mode (tests): at once (games.jobs.run_later)."""
+    jobs.run_later(
+        decision.wait_ms / 1000,
+        lambda: apply_computer_turn(decision),
+        "computer move of game %s at event %s failed",
+        decision.game_id,
+        decision.seq,
+    )
 
 
 def take_computer_turn(*, game_id: int, seq: int) -> str:

@@ -27,6 +27,7 @@ from django.db.models import Field
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import jobs
 from games.engine import (
     Action,
     Draw,
@@ -351,9 +352,7 @@ def after_commit_work(*, game_id: int, seq: int, state: State, seats: selectors.
     """Queue the computer's next job (if any) once the transaction commits."""
     if selectors.computer_job(state, seats) is None:
         return
-    from games import dispatch  # dispatch imports the tasks, which import services
-
-    transaction.on_commit(lambda: dispatch.queue_computer_turn(game_id, seq))
+    transaction.on_commit(lambda: jobs.queue_computer_turn(game_id, seq))
 
 
 def finish_result(state: State) -> dict[str, Any]:

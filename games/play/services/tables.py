@@ -23,6 +23,7 @@ from games.live import broadcast
 from games.models import Game, Seat, Table
 from games.play import selectors
 from games.play.services.errors import GameNotLive, NotAllowed
+from games.play.services.moves import after_commit_work, finish_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +140,6 @@ def create_computer_table(
 def start_game(*, table: Table) -> Game:
     """Deal the first round of a waiting table whose seats are all taken.
     Starting a started game changes nothing."""
-    from games.play.services.moves import after_commit_work  # play imports this module
-
     with transaction.atomic():
         game = Game.objects.select_for_update().get(table_id=table.pk)
         if game.state is not None:
@@ -163,8 +162,6 @@ def start_game(*, table: Table) -> Game:
         if state.game_over:
             # A block deal where nobody holds the opening number is blocked
             # from the first tile (about 1 duel in 120): the game ends at once.
-            from games.play.services.moves import finish_game
-
             finish_game(game=game, table=locked_table, state=state)
             game.save(update_fields=["result", "winner", "finished_at"])
         info = selectors.seat_info(seats)
