@@ -54,7 +54,7 @@ check-migrations: install
 
 # mypy --strict on the engine, the computer players and every app's writes and
 # reads (pyproject.toml); import-linter checks the layers (docs/architecture.md).
-TYPED := games/engine games/ai games/play/services games/live/broadcast.py games/timers/services.py \
+TYPED := games/engine games/ai games/play/services games/live/broadcast.py games/timers games/live/services.py games/coach/services.py games/coach/selectors.py \
 	games/play/live_games.py games/play/resume.py games/jobs.py games/play/selectors.py games/live/clock.py games/live/presence.py \
 	games/play/locks.py games/socket/base.py accounts/services.py accounts/selectors.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \

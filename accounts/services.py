@@ -18,7 +18,7 @@ from games.live import broadcast
 from games.models import Game, StandIn, Table
 from games.play import selectors as game_selectors
 from games.play.modes import RANKED_MODES
-from games.timers.services import close_stand_ins
+from games.timers.stand_ins import close_stand_ins
 
 logger = logging.getLogger(__name__)
 

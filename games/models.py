@@ -209,7 +209,7 @@ class GameReview(models.Model):
     data = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the current computation started: a lease, so that a redelivered
-    # task does not compute it again meanwhile (games.coach.review.review_game).
+    # task does not compute it again meanwhile (games.coach.services.review_game).
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -236,16 +236,10 @@ class Presence(models.Model):
     def __str__(self) -> str:
         return f"{self.user or self.session_key or 'anonymous'} @ {self.channel_name}"
 
-    @property
-    def visitor(self) -> str:
-        if self.user_id:
-            return f"user:{self.user_id}"
-        return f"session:{self.session_key or self.channel_name}"
-
 
 class StandIn(models.Model):
     """A computer playing for a person who left a table of three or more
-    (games.timers.services), until they come back."""
+    (games.timers.stand_ins), until they come back."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stand_ins")
     seat = models.PositiveSmallIntegerField()

@@ -20,7 +20,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 
 from games import jobs
-from games.coach import review
+from games.coach import services as coach
 from games.play import resume, services
 
 
@@ -46,9 +46,9 @@ def compute_ai_move(game_id: int, seq: int) -> str:
 
 @shared_task(ignore_result=True)
 def review_game(game_id: int) -> str:
-    """Compute the post-game review of a finished game once (games.coach.review);
+    """Compute the post-game review of a finished game once (games.coach.services);
     a repeated task finds it done and returns "exists"."""
-    return review.review_game(game_id=game_id)
+    return coach.review_game(game_id=game_id)
 
 
 @shared_task(ignore_result=True)
@@ -57,13 +57,13 @@ def sweep_stalled_games(idle_seconds: float | None = None) -> int:
     (``idle_seconds``, default ``resume.stall_after()``)."""
     idle = None if idle_seconds is None else timedelta(seconds=idle_seconds)
     requeued = resume.requeue_stalled_games(idle_for=idle)
-    review.requeue_missing_reviews()
+    coach.requeue_missing_reviews()
     return requeued
 
 
 def _sweep() -> None:
     resume.requeue_stalled_games()
-    review.requeue_missing_reviews()
+    coach.requeue_missing_reviews()
 
 
 def start_embedded_sweeper() -> None:

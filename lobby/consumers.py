@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.live import presence
+from games.live import services as live_services
 from games.play.modes import RANKED_MODES
 from games.socket.base import JsonSocket, socket_language
 from lobby import broadcast, periodic, room_tables, rooms, selectors, services
@@ -96,20 +97,20 @@ class LobbyConsumer(JsonSocket):
 
     async def _presence_start(self) -> None:
         fields = self._presence_fields()
-        await database_sync_to_async(presence.touch_presence)(**fields)
+        await database_sync_to_async(live_services.touch_presence)(**fields)
         self._presence_task = asyncio.ensure_future(self._presence_beat(fields))
 
     async def _presence_beat(self, fields: dict[str, Any]) -> None:
         while True:
             await asyncio.sleep(presence.PRESENCE_REFRESH)
             with contextlib.suppress(Exception):
-                await database_sync_to_async(presence.touch_presence)(**fields)
+                await database_sync_to_async(live_services.touch_presence)(**fields)
 
     async def _presence_stop(self) -> None:
         if self._presence_task is not None:
             self._presence_task.cancel()
             self._presence_task = None
-        await database_sync_to_async(presence.drop_presence)(channel_name=self.channel_name)
+        await database_sync_to_async(live_services.drop_presence)(channel_name=self.channel_name)
 
     # -- frames in ------------------------------------------------------------------
 

@@ -22,8 +22,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from accounts.services import rate_missed_games
-from games.live.presence import forget_dead_sockets
-from games.timers.services import sweep
+from games.live.services import forget_dead_sockets
+from games.timers.expiry import sweep
 from lobby import room_tables, services
 
 logger = logging.getLogger(__name__)

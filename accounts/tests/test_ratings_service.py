@@ -117,12 +117,12 @@ def test_abandonment_is_counted_against_the_leaver(make_member) -> None:
 
 
 def test_a_claimed_abandonment_counts_against_the_leaver(make_member) -> None:
-    from games.timers import services as timers
+    from games.timers import expiry
 
     alice, bob = make_member("alice"), make_member("bob")
     table = ranked_table([alice, bob])
     game = Game.objects.get(table=table)
-    timers.abandon(game_id=game.pk, seat=game.to_move)
+    expiry.abandon(game_id=game.pk, seat=game.to_move)
     leaver = (alice, bob)[game.to_move]
     assert Profile.objects.get(user=leaver).abandoned == 1
     assert Profile.objects.get(user=(bob if leaver == alice else alice)).abandoned == 0

@@ -16,6 +16,6 @@ REVIEW_DEALS = 30
 LOBBY_TICK_IN_PROCESS = False
 # No stalled-games sweep thread (games.tasks.start_embedded_sweeper) either: tests call it.
 GAMES_SWEEP_SECONDS = 0
-# No table-presence refresh thread (games.live.presence.keep_table_socket):
+# No table-presence refresh thread (games.live.services.keep_table_socket):
 # tests call refresh_table_sockets() themselves.
 PRESENCE_KEEPER = False

@@ -23,11 +23,11 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.coach import analysis, review
+from games.coach import analysis, wording
 from games.engine import Draw, Pass, PlayerView, action_to_json, view_for
 from games.live.cache import cache
-from games.models import Game, Table
-from games.play import selectors, services
+from games.models import Game
+from games.play import services
 
 logger = logging.getLogger(__name__)
 _pool: ThreadPoolExecutor | None = None
@@ -56,13 +56,9 @@ def seat_view(*, game_id: int, seat: int) -> tuple[PlayerView, int]:
     """The asking seat's view and the game's event number, if a hint is
     allowed now; else a ``GameError`` (``not_allowed`` in ranked games)."""
     game = Game.objects.select_related("table").filter(pk=game_id).first()
-    if game is None:
-        raise services.GameNotLive(_("This game does not exist."), reason="no_game")
-    if game.table.staked:
+    if game is not None and game.table.staked:
         raise services.NotAllowed(_("Hints are not available in ranked games or rooms."), reason="ranked")
-    state = selectors.game_state(game)
-    if state is None or game.finished or game.table.status != Table.Status.PLAYING:
-        raise services.GameNotLive(_("This game is not being played."), reason="not_live")
+    state = services.playing_state(game)  # the move's own check: the game exists and is being played
     if not 0 <= seat < state.rules.players:
         raise services.NotSeated(_("You have no seat at this table."))
     if state.to_move != seat:
@@ -89,12 +85,12 @@ def why_text(view: PlayerView, found: analysis.Analysis) -> str:
         "the next best move, %(other)s, wins %(other_wins)s with %(other_points)s points."
     ) % {
         "deals": found.deals,
-        "move": review.action_text(best),
+        "move": wording.action_text(best),
         "wins": percent_text(chosen.wins if chosen else 0.0),
-        "points": review.points_text(chosen.points if chosen else 0.0),
-        "other": review.action_text(other.action),
+        "points": wording.points_text(chosen.points if chosen else 0.0),
+        "other": wording.action_text(other.action),
         "other_wins": percent_text(other.wins),
-        "other_points": review.points_text(other.points),
+        "other_points": wording.points_text(other.points),
     }
 
 
@@ -132,7 +128,7 @@ def _cooldown_key(player: str) -> str:
 
 async def hint_reply(*, game_id: int, seat: int, player: str, language: str) -> dict[str, Any]:
     """The frame answering a ``hint`` request: a ``hint``, or an ``error``.
-    ``player`` names the person ("user:<id>", "guest:<session key>"): one
+    ``player`` names the person (``games.play.limits.visitor_id``): one
     hint per cooldown for them, whatever the number of their tables."""
     with translation.override(language):
         try:

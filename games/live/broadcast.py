@@ -236,30 +236,6 @@ def send_messages(messages: Mapping[str, dict[str, Any]]) -> None:
     _send(list(messages.items()))
 
 
-def broadcast_move(
-    *,
-    table_id: int,
-    seq: int,
-    kind: str,
-    seat: int | None,
-    payload: Mapping[str, Any],
-    state: State,
-    humans: Collection[int],
-    table: Mapping[str, Any],
-    chain: str,
-) -> None:
-    """Send move ``seq`` to every viewer of the table (their own frames).
-
-    ``table`` carries the live table facts the consumer merges into the
-    ``table`` object of its ``state`` frames (status, draw offers); ``chain``
-    is the move log's head after the move (games.fairplay.move_chain).
-    """
-    frames = move_frames_by_viewer(
-        seq=seq, kind=kind, seat=seat, payload=payload, state=state, humans=humans, chain=chain
-    )
-    send_messages(move_messages(table_id=table_id, seq=seq, frames=frames, table=table))
-
-
 def broadcast_snapshot(
     *, table_id: int, seq: int, state: State, humans: Collection[int], table: Mapping[str, Any], chain: str
 ) -> None:

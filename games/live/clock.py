@@ -1,6 +1,6 @@
 """The turn clock of tables with at least two people, as everyone sees it:
 reads only (what the clock shows; the actions when it runs out are
-``games.timers.services``). The rules:
+``games.timers``). The rules:
 
 - Each turn of a person has ``TURN_SECONDS`` (shown to everyone: the
   ``clock`` of the table facts). A turn starts when the previous event was

@@ -1,5 +1,5 @@
 """Pages of fair play (docs/fair-play.md). Thin: check access, call games.fairplay.fairness
-or games.coach.review, answer.
+or games.coach.review_page, answer.
 
 - ``/table/<id>/replay.json``: the published record of a finished game (404
   for a table the viewer may not see, 403 while the game is not over).
@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.coach import review
+from games.coach import review_page
 from games.fairplay import fairness, signing
 from games.models import Game, Table
 from games.play import selectors
@@ -48,7 +48,7 @@ def review_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     game = _visible_game(request, table_id)
     if not fairness.is_published(game):
         raise Http404(_("No finished game here."))
-    html = render_to_string("games/_review.html", review.panel_context(game), request=request)
+    html = render_to_string("games/_review.html", review_page.panel_context(game), request=request)
     return HttpResponse(html)
 
 

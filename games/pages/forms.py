@@ -8,22 +8,17 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, rules_for
 from games.fairplay import fairness
+from games.play.modes import LEVEL_LABELS
 from games.play.variants import VARIANT_SUMMARIES, rules_url_for, variant_name
 
 TARGET_LABELS = {
     0: _("One round"),
     50: _("50 points"),
     100: _("100 points"),
-}
-LEVEL_LABELS = {
-    "easy": pgettext_lazy("level", "Easy"),
-    "medium": pgettext_lazy("level", "Medium"),
-    "hard": pgettext_lazy("level", "Hard"),
 }
 
 
@@ -45,6 +40,42 @@ def preset_limits() -> dict[str, dict[str, Any]]:
         name: {"players": list(options.players), "pairs": True in options.teams, "targets": list(options.targets)}
         for name, options in PRESET_OPTIONS.items()
     }
+
+
+def clean_table_choices(form: forms.Form, data: dict[str, Any]) -> dict[str, Any]:
+    """The one check of a table's choices (``preset``, ``players``, ``teams``,
+    ``target``) against what the preset allows, for every form that opens a
+    table (this app's computer tables, the lobby's private tables): one message
+    per wrong choice, next to that choice; when they all go together,
+    ``data["rules"]`` holds the engine's rules for them (``rules_for``, which
+    refuses anything the engine does not allow)."""
+    preset = data.get("preset")
+    players = data.get("players")
+    target = data.get("target")
+    if preset not in PRESET_OPTIONS or players is None or target is None:
+        return data
+    teams = bool(data.get("teams"))
+    options = PRESET_OPTIONS[preset]
+    name = variant_name(preset)
+    if teams and True not in options.teams:
+        form.add_error("teams", _("%(variant)s is not played in pairs.") % {"variant": name})
+    elif teams and players != 4:
+        form.add_error("teams", _("Pairs need 4 players."))
+    if players not in options.players:
+        allowed = ", ".join(str(p) for p in options.players)
+        form.add_error(
+            "players", _("%(variant)s is played by %(allowed)s players.") % {"variant": name, "allowed": allowed}
+        )
+    if target not in options.targets:
+        allowed = ", ".join(str(TARGET_LABELS.get(t, t)) for t in options.targets)
+        form.add_error("target", _("%(variant)s is played to: %(allowed)s.") % {"variant": name, "allowed": allowed})
+    if not form.errors:
+        try:
+            data["rules"] = rules_for(preset, players=players, teams=teams, target=target)
+        except ValueError:
+            raise forms.ValidationError(_("These choices do not go together.")) from None
+    data["teams"] = teams
+    return data
 
 
 class PlayComputerForm(forms.Form):
@@ -75,36 +106,7 @@ class PlayComputerForm(forms.Form):
     )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        preset = data.get("preset")
-        players = data.get("players")
-        target = data.get("target")
-        if preset is None or players is None or target is None:
-            return data
-        teams = bool(data.get("teams"))
-        options = PRESET_OPTIONS[preset]
-        name = variant_name(preset)
-        if teams and True not in options.teams:
-            self.add_error("teams", _("%(variant)s is not played in pairs.") % {"variant": name})
-        elif teams and players != 4:
-            self.add_error("teams", _("Pairs need 4 players."))
-        if players not in options.players:
-            allowed = ", ".join(str(p) for p in options.players)
-            self.add_error(
-                "players", _("%(variant)s is played by %(allowed)s players.") % {"variant": name, "allowed": allowed}
-            )
-        if target not in options.targets:
-            allowed = ", ".join(str(TARGET_LABELS.get(t, t)) for t in options.targets)
-            self.add_error(
-                "target", _("%(variant)s is played to: %(allowed)s.") % {"variant": name, "allowed": allowed}
-            )
-        if not self.errors:
-            try:
-                data["rules"] = rules_for(preset, players=players, teams=teams, target=target)
-            except ValueError:
-                raise forms.ValidationError(_("These choices do not go together.")) from None
-        data["teams"] = teams
-        return data
+        return clean_table_choices(self, super().clean())
 
 
 class SaltFields(forms.Form):

@@ -12,12 +12,13 @@ from django.views.decorators.http import require_POST
 
 from games.live.reactions import REACTION_IDS
 from games.models import Table
-from games.pages.forms import LEVEL_LABELS, PlayComputerForm, preset_limits, variant_info
+from games.pages.forms import PlayComputerForm, preset_limits, variant_info
 from games.pages.quick import quick_starts
 from games.play import limits, selectors, services
+from games.play.modes import LEVEL_LABELS
 from games.play.variants import rules_url_for
 from games.signals import table_page_panels
-from games.timers import services as timers
+from games.timers import expiry
 
 LAST_SETTINGS = "last_computer_game"
 """Session key of the settings of the last game against the computer (the
@@ -186,7 +187,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @require_POST
 def claim_win(request: HttpRequest, table_id: int) -> HttpResponse:
-    """A duel player claims the win over an opponent who left (games.timers.services)."""
+    """A duel player claims the win over an opponent who left (games.timers.expiry)."""
     table = get_object_or_404(Table, pk=table_id)
     seat = None
     if request.user.is_authenticated:
@@ -194,7 +195,7 @@ def claim_win(request: HttpRequest, table_id: int) -> HttpResponse:
     if seat is None:
         return JsonResponse({"ok": False, "code": "not_seated"}, status=403)
     try:
-        timers.claim_win(game_id=table.game.pk, seat=seat)
+        expiry.claim_win(game_id=table.game.pk, seat=seat)
     except services.GameError as error:
         return JsonResponse({"ok": False, "code": error.code, "message": error.message}, status=409)
     if request.headers.get("accept", "").startswith("application/json"):

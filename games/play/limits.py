@@ -32,10 +32,17 @@ def client_ip(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
+def visitor_id(*, user_id: int | None, session_key: str | None) -> str:
+    """The one name of a visitor across the site's counters: "user:<id>" for a
+    member (every device), "guest:<session key>" for a guest."""
+    if user_id is not None:
+        return f"user:{user_id}"
+    return f"guest:{session_key or ''}"
+
+
 def visitor_key(request: HttpRequest) -> str:
-    if request.user.is_authenticated:
-        return f"user:{request.user.pk}"
-    return f"session:{request.session.session_key or ''}"
+    user_id = request.user.pk if request.user.is_authenticated else None
+    return visitor_id(user_id=user_id, session_key=request.session.session_key)
 
 
 def _within(key: str, limit: int, window: int) -> bool:

@@ -1,4 +1,4 @@
-"""The ranked modes, defined once as data.
+"""The ranked modes, defined once as data (and the names of the computer levels).
 
 Each ranked mode is one preset with a fixed number of players, pairs or not,
 and a fixed target, so that every rated game of a mode is played under the same
@@ -12,8 +12,16 @@ from dataclasses import dataclass
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine.rules import PRESET_OPTIONS, Rules, rules_for
+
+# The computer levels (games.ai.LEVELS) as people read them.
+LEVEL_LABELS = {
+    "easy": pgettext_lazy("level", "Easy"),
+    "medium": pgettext_lazy("level", "Medium"),
+    "hard": pgettext_lazy("level", "Hard"),
+}
 
 
 @dataclass(frozen=True)

@@ -31,10 +31,10 @@ from games.live import broadcast, reactions
 from games.live.cache import cache
 from games.live.frames import Frame, move_frames
 from games.models import Game
-from games.play import live_games, resume, selectors, services
+from games.play import limits, live_games, resume, selectors, services
 from games.signals import table_socket_closed, table_socket_opened
 from games.socket.base import JsonSocket, socket_language
-from games.timers import services as timers
+from games.timers import away
 
 logger = logging.getLogger(__name__)
 
@@ -42,9 +42,6 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_FLOOD = 4429
 SPECTATORS_TTL = 6 * 3600
-
-ACTION_TYPES = ("play", "draw", "pass")
-
 
 _move_threads: ThreadPoolExecutor | None = None
 _move_threads_lock = threading.Lock()
@@ -152,8 +149,8 @@ class TableConsumer(JsonSocket):
 
     def _opened(self) -> None:
         """The socket is at the table (or holds a new seat): its presence, the
-        player's return (games.timers.services), then ``table_socket_opened``."""
-        timers.open_table_socket(
+        player's return (games.timers.away), then ``table_socket_opened``."""
+        away.open_table_socket(
             table_id=self.table_id,
             seat=self.seat,
             user_id=self.user_id,
@@ -163,7 +160,7 @@ class TableConsumer(JsonSocket):
         self._announce(table_socket_opened)
 
     def _closed(self) -> None:
-        timers.close_table_socket(table_id=self.table_id, seat=self.seat, channel_name=self.channel_name)
+        away.close_table_socket(table_id=self.table_id, seat=self.seat, channel_name=self.channel_name)
         self._announce(table_socket_closed)
 
     def _announce(self, signal: Signal) -> None:
@@ -369,7 +366,7 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
-            player = f"user:{self.user_id}" if self.user_id is not None else f"guest:{self.guest_key}"
+            player = limits.visitor_id(user_id=self.user_id, session_key=self.guest_key)
             await self.send_json(
                 await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
             )

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games import jobs
-from games.coach import review
+from games.coach import services as coach
 from games.engine import Tile
 from games.engine.verify import salted_seed
 from games.fairplay import signing
@@ -89,7 +89,7 @@ def test_the_replay_page_shows_the_links_the_command_and_the_review_when_ready()
     assert key_page["algorithm"] == "Ed25519"
     assert "data-review-pending" in page
     assert game.seed in page
-    review.review_game(game_id=game.pk)
+    coach.review_game(game_id=game.pk)
     fragment = client.get(f"/table/{game.table_id}/review/").content.decode()
     assert "data-review-ready" in fragment
     assert "data-computer-check=\"same\"" in fragment
@@ -181,7 +181,7 @@ def test_the_biggest_mistakes_come_first_and_jump_to_their_position() -> None:
     key = new_session_key()
     for seed in range(8, 30):
         game = finished_computer_game(key=key, seed=seed)
-        review.review_game(game_id=game.pk)
+        coach.review_game(game_id=game.pk)
         data = GameReview.objects.get(game=game).data
         if data["biggest"]:
             break

@@ -294,7 +294,7 @@ def test_members_seats_do_not_matter_to_the_published_record() -> None:
 
 def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() -> None:
     from games.coach import review
-    from games.timers import services as timers
+    from games.timers import stand_ins
 
     table = make_table(preset="duel-block", seats=[GuestSeatFactory.build(), GuestSeatFactory.build()])
     game = Game.objects.get(table=table)
@@ -302,10 +302,10 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
         game.refresh_from_db()
         if game.to_move is None:
             break
-        timers.play_for(game_id=game.pk, seat=game.to_move, by="server")
+        stand_ins.play_for(game_id=game.pk, seat=game.to_move, by="server")
         game.refresh_from_db()
         if game.to_move is not None:
-            timers.play_for(game_id=game.pk, seat=game.to_move, by="computer")
+            stand_ins.play_for(game_id=game.pk, seat=game.to_move, by="computer")
     # A move of an older version: "by" without how it was chosen.
     game.refresh_from_db()
     if game.to_move is not None:
@@ -317,7 +317,7 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
     data = fairness.build_replay(game)
     marked = [frame for frame in data["actions"] if "computer" in frame]
     assert marked
-    assert all(frame["computer"]["level"] == timers.STAND_IN_LEVEL for frame in marked)
+    assert all(frame["computer"]["level"] == stand_ins.STAND_IN_LEVEL for frame in marked)
     assert verify_replay(data, computer=True).computer_checked == len(marked)
     checks = review.build_review(game)["computer"]
     assert len(checks) == len(marked)

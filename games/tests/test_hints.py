@@ -146,6 +146,6 @@ def test_the_choice_and_the_figures_of_a_hint_come_from_one_search() -> None:
 
 
 def review_points(points: float) -> str:
-    from games.coach import review
+    from games.coach import wording
 
-    return review.points_text(points)
+    return wording.points_text(points)

@@ -82,3 +82,13 @@ def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
     assert Table.objects.count() == 2
     # Asking again for a rematch already made is not a new table.
     assert guest.post(f"/table/{first.pk}/rematch/").status_code == 302
+
+
+def test_a_visitor_has_one_name_for_every_counter() -> None:
+    """The table limit and the hint cooldown count a visitor by the same name
+    (games.play.limits.visitor_id): a member by account, a guest by session."""
+    from games.play.limits import visitor_id
+
+    assert visitor_id(user_id=7, session_key="abc") == "user:7"
+    assert visitor_id(user_id=None, session_key="abc") == "guest:abc"
+    assert visitor_id(user_id=None, session_key=None) == "guest:"

@@ -11,7 +11,7 @@ import pytest
 
 from games.models import Game, Seat, Table
 from games.play import services as game_services
-from games.timers import services as timers
+from games.timers import expiry
 from lobby import chips, periodic, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -280,7 +280,7 @@ def test_an_abandonment_by_the_timer_pays_the_one_who_stayed(make_member, commit
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)
     room_tables.join_table(table_id=table.pk, user=bob)
     with commit():
-        timers.abandon(game_id=table.game.pk, seat=0)
+        expiry.abandon(game_id=table.game.pk, seat=0)
     assert balance(alice) == 980
     assert balance(bob) == 1018
 

@@ -39,6 +39,7 @@ from games.play.services.moves import (
     finish_game,
     offer_draw,
     play_move,
+    playing_state,
     resign,
     start_next_round,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "offer_draw",
     "offer_rematch",
     "play_move",
+    "playing_state",
     "rematch_state",
     "resign",
     "start_game",

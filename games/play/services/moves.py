@@ -102,12 +102,20 @@ def _lock(game_id: int, *, expected_seq: int | None = None) -> _Locked:
     return _checked(game, expected_seq=expected_seq, seats=None)
 
 
-def _checked(game: Game | None, *, expected_seq: int | None, seats: selectors.SeatInfo | None) -> _Locked:
+def playing_state(game: Game | None) -> State:
+    """The state of ``game`` if it is being played, else ``GameNotLive``
+    (``no_game``, ``not_live``): the check of every move, and of a hint."""
     if game is None:
         raise GameNotLive(_("This game does not exist."), reason="no_game")
     state = selectors.game_state(game)
     if state is None or game.table.status != Table.Status.PLAYING or game.finished:
         raise GameNotLive(_("This game is not being played."), reason="not_live")
+    return state
+
+
+def _checked(game: Game | None, *, expected_seq: int | None, seats: selectors.SeatInfo | None) -> _Locked:
+    state = playing_state(game)
+    assert game is not None
     if expected_seq is not None and expected_seq != game.seq:
         raise StaleSeq(
             _("Your game is out of date (the table is at event %(seq)s): sync first.") % {"seq": game.seq},
