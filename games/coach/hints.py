@@ -59,6 +59,7 @@ def seat_view(*, game_id: int, seat: int) -> tuple[PlayerView, int]:
     if game is not None and game.table.staked:
         raise services.NotAllowed(_("Hints are not available in ranked games or rooms."), reason="ranked")
     state = services.playing_state(game)  # the move's own check: the game exists and is being played
+    assert game is not None  # else playing_state refused it
     if not 0 <= seat < state.rules.players:
         raise services.NotSeated(_("You have no seat at this table."))
     if state.to_move != seat:

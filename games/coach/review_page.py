@@ -32,7 +32,7 @@ def panel_context(game: Game) -> dict[str, Any]:
     review = GameReview.objects.filter(game=game).first()
     names = {player["seat"]: player["name"] for player in selectors.table_players(game.table)}
     ready = review is not None and review.status == GameReview.Status.READY and review.data is not None
-    data = review.data if ready and review is not None else {}
+    data: dict[str, Any] = (review.data or {}) if ready and review is not None else {}
     biggest = data.get("biggest", [])
     moves = [_row(item, names, biggest) for item in data.get("moves", [])]
     by_seq = {row["seq"]: row for row in moves}

@@ -366,6 +366,8 @@ class TableConsumer(JsonSocket):
 
     async def handle_hint(self, content: dict[str, Any]) -> None:
         if await self._need_seat():
+            assert self.game_id is not None  # checked by _need_seat
+            assert self.seat is not None
             player = limits.visitor_id(user_id=self.user_id, session_key=self.guest_key)
             await self.send_json(
                 await hints.hint_reply(game_id=self.game_id, seat=self.seat, player=player, language=self.language)
@@ -375,6 +377,7 @@ class TableConsumer(JsonSocket):
         """A quick reaction (games.live.reactions): a predefined id, to everyone at the table."""
         if not await self._need_seat():
             return
+        assert self.seat is not None  # checked by _need_seat
         reaction = content.get("id")
         if not reactions.valid(reaction):
             await self.send_error("bad_frame", _("Unknown reaction."), reason="reaction")
