@@ -32,9 +32,9 @@ def _compiled_core(request: pytest.FixtureRequest) -> None:
     The servers the tests start (``tests/support``) then find it in the cache too."""
     apps = {ROOT / name for name in ("games", "lobby", "accounts", "tests")}
     if any(apps & set(Path(str(item.path)).parents) for item in request.session.items):
-        from games.ai import core
+        from games.ai import warm
 
-        core.load()
+        warm.load()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -54,7 +54,7 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
         return
     from channels.layers import channel_layers
 
-    from games.services import live
+    from games.play import live_games as live
 
     channel_layers.backends.clear()
     # The live games a process keeps between moves: a rolled-back test
@@ -67,23 +67,23 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Computer turns and post-game reviews wait in games.dispatch's queues
+    """Computer turns and post-game reviews wait in games.jobs's queues
     (``PENDING``, ``PENDING_REVIEWS``) until the test runs them
-    (``dispatch.run_pending()``), never on threads behind the test's back."""
+    (``jobs.run_pending()``), never on threads behind the test's back."""
     if request.node.get_closest_marker("pure"):
         yield
         return
     from django.conf import settings
 
-    from games import dispatch
+    from games import jobs
 
     saved = getattr(settings, "GAMES_DISPATCH", None)
     settings.GAMES_DISPATCH = "queue"
-    dispatch.PENDING.clear()
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING.clear()
+    jobs.PENDING_REVIEWS.clear()
     yield
-    dispatch.PENDING.clear()
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING.clear()
+    jobs.PENDING_REVIEWS.clear()
     if saved is None:
         del settings.GAMES_DISPATCH
     else:
@@ -92,12 +92,12 @@ def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
 
 @pytest.fixture
 def computer_queue() -> Any:
-    """``games.dispatch``, whose queue holds the computer turns until the test
-    runs them with ``dispatch.run_pending()`` (the autouse fixture above set
+    """``games.jobs``, whose queue holds the computer turns until the test
+    runs them with ``jobs.run_pending()`` (the autouse fixture above set
     it up)."""
-    from games import dispatch
+    from games import jobs
 
-    return dispatch
+    return jobs
 
 
 @pytest.fixture
@@ -116,7 +116,7 @@ def make_member(db: Any) -> Callable[..., Any]:
 @pytest.fixture
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """Every (group, message) the services broadcast, instead of the layer."""
-    from games.services import broadcast
+    from games.live import broadcast
 
     messages: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: messages.extend(batch))

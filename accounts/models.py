@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from accounts import ratings
-from games.modes import MODE_CHOICES
+from games.play.modes import MODE_CHOICES
 
 
 class Profile(models.Model):

@@ -10,11 +10,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from games import selectors
+from games.play import selectors
 from games.engine import Event, EventKind, Rules, State
+from games.engine import Rules, State
 from games.models import Game, Move, Table
-from games.modes import RANKED_MODES
-from games.selectors import seat_names
+from games.play import selectors
+from games.play.modes import RANKED_MODES
+from games.play.selectors import seat_names
 
 
 @dataclass(frozen=True)

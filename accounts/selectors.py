@@ -12,8 +12,8 @@ from django.db.models import Q, QuerySet
 from accounts import ratings
 from accounts.models import Friendship, Profile, Rating, RatingChange, RatingFigures
 from games.models import Seat, Table
-from games.modes import RANKED_MODES, RankedMode
-from games.selectors import seat_names
+from games.play.modes import RANKED_MODES, RankedMode
+from games.play.selectors import seat_names
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class GameLine:
 def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int = 15) -> list[GameLine]:
     """The member's last finished games that ``viewer`` may see, newest first,
     with the rating change of ranked ones. A table that is not public is
-    listed only to those who sat at it (as its replay is: games.selectors.can_watch)."""
+    listed only to those who sat at it (as its replay is: games.play.selectors.can_watch)."""
     visible = Q(table__public=True)
     if viewer is not None and viewer.is_authenticated:
         visible |= Q(table__seats__user=viewer)

@@ -14,11 +14,11 @@ from django.utils.translation import gettext as _
 
 from accounts import ratings
 from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
-from games import selectors as game_selectors
+from games.live import broadcast
 from games.models import Game, StandIn, Table
-from games.modes import RANKED_MODES
-from games.services import broadcast
-from games.services.timers import close_stand_ins
+from games.play import selectors as game_selectors
+from games.play.modes import RANKED_MODES
+from games.timers.stand_ins import close_stand_ins
 
 logger = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 
 from accounts import services
-from games import services as game_services
 from games.models import Game, Table
+from games.play import services as game_services
 from games.signals import game_finished, seat_abandoned
 
 logger = logging.getLogger(__name__)

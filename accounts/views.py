@@ -15,8 +15,9 @@ from accounts import selectors, services
 from accounts.forms import FriendRequestForm
 from accounts.hooks import profile_panels
 from accounts.ratings import PROVISIONAL_SIGMA
-from games import export
-from games.modes import RANKED_MODES
+from games.fairplay import export
+from games.play.modes import RANKED_MODES
+from games.play.modes import RANKED_MODES
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

@@ -33,7 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.ai import DEFAULT_BUDGET_MS, choose_action, core  # noqa: E402
+from games.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
+from games.ai import warm  # noqa: E402
 from games.engine import Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
 # (label, preset, players, teams)
@@ -144,7 +145,7 @@ def tournament(args: argparse.Namespace) -> None:
 def timing(args: argparse.Namespace) -> None:
     """Hard's decision time at its default budget, one process (the compiled core loaded
     first, as the server and the workers do at start)."""
-    core.load()
+    warm.load()
     times: list[float] = []
     cpu: list[float] = []
     forced = 0

@@ -87,9 +87,9 @@ def first_decision(env: dict[str, str]) -> str:
 
 
 def hint_times(count: int) -> None:
-    """A hint's analysis (``games.analysis.analyse`` at the site's defaults: 150 ms, at least
+    """A hint's analysis (``games.coach.analysis.analyse`` at the site's defaults: 150 ms, at least
     200 deals) over positions of every setup, with the compiled core."""
-    from games import analysis
+    from games.coach import analysis
 
     os.environ[core.ENV] = "1"
     wall: list[float] = []

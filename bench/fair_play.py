@@ -1,5 +1,5 @@
-"""Fair play costs, measured: a hint (games.hints budget), the review of a game
-(games.review: each person's decision analysed, each computer move
+"""Fair play costs, measured: a hint (games.coach.hints budget), the review of a game
+(games.coach.review: each person's decision analysed, each computer move
 recomputed), and the verifier on a published game. Prints numbers; asserts
 nothing. ``python bench/fair_play.py [--games N]``."""
 
@@ -20,8 +20,8 @@ import django
 
 django.setup()
 
-from games import analysis, hints, review  # noqa: E402
 from games.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
+from games.coach import analysis, hints, review  # noqa: E402
 from games.engine import (  # noqa: E402
     PRESETS,
     Draw,

@@ -29,10 +29,10 @@ DATABASE_PARTS: list[tuple[str, str]] = [
     ("SQL compilation (Django ORM)", r"django/db/models/sql/compiler\.py"),
     ("rules engine (games.engine)", r"games/engine/"),
     (
-        "frames and their JSON (games.frames, broadcast)",
-        r"games/frames\.py|json/|games/services/broadcast\.py",
+        "frames and their JSON (games.live.frames, broadcast)",
+        r"games/live/frames\.py|json/|games/live/broadcast\.py",
     ),
-    ("turn clock and table facts (games.clock)", r"games/clock\.py"),
+    ("turn clock and table facts (games.live.clock)", r"games/live/clock\.py"),
     ("other Python (services, Django, psycopg)", r""),
 ]
 LOOP_PARTS: list[tuple[str, str]] = [
@@ -40,7 +40,7 @@ LOOP_PARTS: list[tuple[str, str]] = [
     ("hops to a database thread (asgiref)", r"asgiref/|channels/db\.py"),
     ("websocket frames out and in (JSON, websockets, server)",
      r"json/|websockets/|uvicorn/protocols|autobahn/|twisted/|send_texts|send_json"),
-    ("consumers (games.consumers, games.sockets, channels)", r"games/consumers\.py|games/sockets\.py|channels/"),
+    ("consumers (games.socket.table, games.socket.base, channels)", r"games/socket/table\.py|games/socket/base\.py|channels/"),
     ("the event loop itself and the rest", r""),
 ]  # fmt: skip
 

@@ -3,7 +3,7 @@ games services, and print how to connect to each seat.
 
 Load runs need people on every seat; the site seats guests only one by one
 through its pages. This script makes guest sessions (the same session rows
-the site makes) and calls ``games.services.create_table`` with a guest on
+the site makes) and calls ``games.play.services.create_table`` with a guest on
 every seat. It is never imported by the site.
 
     DATABASE_URL=... REDIS_URL=... python bench/seed_tables.py --tables 50
@@ -40,7 +40,7 @@ def main() -> None:
 
     from bench.relay_app.frames import bench_rules
     from games.models import Table
-    from games.services import SeatSpec, create_table
+    from games.play.services import SeatSpec, create_table
 
     rules = bench_rules(args.players)
     expiry = timezone.now() + timezone.timedelta(seconds=settings.SESSION_COOKIE_AGE)

@@ -1,4 +1,4 @@
-"""The server's move path, measured: ``games.services.play_move`` (row lock,
+"""The server's move path, measured: ``games.play.services.play_move`` (row lock,
 engine check, one Move row, state saved, frames computed for every viewer
 and sent to the channel layer after the commit), a socket's catch-up
 (``selectors.sync_frames``) and rebuilding a state from seed + moves.
@@ -32,9 +32,9 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
-from games import selectors, services  # noqa: E402
 from games.engine import legal_actions, rules_for  # noqa: E402
 from games.models import Game, Table  # noqa: E402
+from games.play import selectors, services  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:

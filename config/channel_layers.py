@@ -4,7 +4,7 @@ that publishes the groups of one broadcast in a single round trip.
 A move reaches five groups (each seat's and the spectators'). The pub/sub
 layer publishes each ``group_send`` alone, one round trip to Redis after the
 other under its connection's lock; ``group_send_many`` pipelines them
-(``games.services.broadcast`` uses it when the layer has it). It relies on
+(``games.live.broadcast`` uses it when the layer has it). It relies on
 the internals of channels_redis 4.3 (pinned in requirements.txt): its
 shards' lock and Redis client.
 """

@@ -1,6 +1,6 @@
 """Websocket routes of every app."""
 
-from games.routing import websocket_urlpatterns as games_websockets
+from games.socket.routing import websocket_urlpatterns as games_websockets
 from lobby.routing import websocket_urlpatterns as lobby_websockets
 
 websocket_urlpatterns = [*games_websockets, *lobby_websockets]

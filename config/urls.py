@@ -24,6 +24,6 @@ urlpatterns = [
     path("rules/", include("rules_guide.urls")),
     path("", include("accounts.urls")),
     path("", include("lobby.urls")),
-    path("", include("games.urls")),
-    path("", include("games.fair_urls")),
+    path("", include("games.pages.urls")),
+    path("", include("games.pages.fair_urls")),
 ]

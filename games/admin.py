@@ -4,13 +4,13 @@ who is connected and computers standing in.
 The move log is the truth of every game (a game is its seed plus its moves):
 moves are shown, never added, changed or deleted here. A game's own fields
 are read-only for the same reason; to stop a live game, use the action
-"Abort the selected live games", which goes through games.services like any
+"Abort the selected live games", which goes through games.play.services like any
 other change (the players are told, nothing is rated).
 
 Nothing here shows what nobody may see during a game, nor any credential
 (docs/fair-play.md, "What the staff sees"): the seed, the server seed and
 the cached state (every hand) are never shown; a drawn tile only once the
-game's seed is published (games.fairness.is_published: finished, not
+game's seed is published (games.fairplay.fairness.is_published: finished, not
 aborted); a guest's key and a socket's session key (a session key is a
 login: sent as the session cookie, it is the guest's seat) never. Nor can
 a list be filtered by any of them (``?seed__startswith=4`` would give the
@@ -28,8 +28,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from games import services
 from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table
+from games.play import services
 
 
 class HidesSecrets(admin.ModelAdmin):
@@ -46,7 +46,7 @@ class HidesSecrets(admin.ModelAdmin):
 
 def published(prefix: str = "") -> ExpressionWrapper:
     """Whether the game (``prefix``: the path to it, e.g. ``"game__"``) has its
-    seed published: the query form of games.fairness.is_published."""
+    seed published: the query form of games.fairplay.fairness.is_published."""
     return ExpressionWrapper(
         Q(
             **{
@@ -59,7 +59,7 @@ def published(prefix: str = "") -> ExpressionWrapper:
     )
 
 
-# What every viewer saw live of a move (games.frames.event_frame): a play's
+# What every viewer saw live of a move (games.live.frames.event_frame): a play's
 # tile and end, who acted for the seat, how a computer chose, who agreed.
 PUBLIC_PAYLOAD = frozenset({"end", "by", "computer", "seats"})
 
@@ -127,7 +127,7 @@ class TableAdmin(HidesSecrets):
     inlines = [SeatInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # tables are made by the site's flows (games.services)
+        return False  # tables are made by the site's flows (games.play.services)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # deleting a table would delete its game's move log

@@ -8,6 +8,8 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
+from games import jobs
+
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -15,9 +17,10 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from games import tasks  # noqa: F401  (registers the Celery tasks that games.jobs queues by name)
         from games.signals import game_finished
 
-        game_finished.connect(queue_review_when_finished, dispatch_uid="games.review")
+        game_finished.connect(queue_review_when_finished, dispatch_uid="games.coach.review")
 
 
 def prepare_web_process() -> None:
@@ -57,11 +60,11 @@ def deciding_queues() -> set[str]:
 
 
 def _load_core(role: str) -> None:
-    from games.ai import core
+    from games.ai import core, warm
 
     start = time.perf_counter()
     try:
-        status = core.load()
+        status = warm.load()
     except Exception:
         logger.exception("compiled core: loading failed in this %s; the pure-Python reference decides", role)
         return
@@ -85,6 +88,4 @@ def _load_core(role: str) -> None:
 
 def queue_review_when_finished(sender: object, game: object, **kwargs: object) -> None:
     """The post-game review of every finished game (sent after the commit)."""
-    from games import dispatch
-
-    dispatch.queue_review(game.pk)  # type: ignore[attr-defined]
+    jobs.queue_review(game.pk)  # type: ignore[attr-defined]

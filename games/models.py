@@ -1,8 +1,8 @@
 """Tables, seats, games and their append-only move log.
 
-Only ``games.services`` writes these rows. A game's truth is its private seed
+Only ``games.play.services`` writes these rows. A game's truth is its private seed
 plus its numbered moves: ``Game.state`` is a cache of the engine state after
-move ``Game.seq`` (``games.selectors.rebuild_state`` recomputes it).
+move ``Game.seq`` (``games.play.selectors.rebuild_state`` recomputes it).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Table(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     # Public tables may be watched by anyone (spectators see public information only).
     public = models.BooleanField(default=True)
-    # The ranked mode key (games.modes) for ranked tables, else "".
+    # The ranked mode key (games.play.modes) for ranked tables, else "".
     mode = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -41,7 +41,7 @@ class Table(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # Rematch (games.services.rematch): the seats of the people who asked for
+    # Rematch (games.play.services.rematch): the seats of the people who asked for
     # one after this game, and the table of the rematch once everyone did.
     rematch_seats = models.JSONField(default=list, blank=True)
     rematch_of = models.OneToOneField(
@@ -81,9 +81,9 @@ class Seat(models.Model):
     # Computer level ("easy", "medium", "hard"); "" for a person or an open seat.
     level = models.CharField(max_length=16, blank=True, default="")
     # Stored display name: the username for members; "" for guests and
-    # computers, whose names are translated when shown (games.selectors).
+    # computers, whose names are translated when shown (games.play.selectors).
     name = models.CharField(max_length=150, blank=True, default="")
-    # One game at a time (games.services.seats): True while this seat is its
+    # One game at a time (games.play.services.seats): True while this seat is its
     # member's game, a seat at a live table with other people or open seats
     # (not a computer table). At most one per member: a partial unique index.
     engaged = models.BooleanField(default=False)
@@ -124,7 +124,7 @@ class Game(models.Model):
     # is live. ``commitment`` (SHA-256 of it) is public from the start.
     seed = models.CharField(max_length=128)
     commitment = models.CharField(max_length=64)
-    # A member's salt (private tables; games.fairness): the server committed
+    # A member's salt (private tables; games.fairplay.fairness): the server committed
     # to ``server_seed`` (``commitment`` is then its SHA-256) before the salt
     # was chosen, and ``seed`` = games.engine.salted_seed(server_seed,
     # salt). Both "" for an unsalted game, whose ``seed`` is the server's.
@@ -132,7 +132,7 @@ class Game(models.Model):
     salt = models.CharField(max_length=64, blank=True, default="")
     # Number of the last move (event); 0 before any move.
     seq = models.PositiveIntegerField(default=0)
-    # The hash of the chained move log after move ``seq`` (games.chain); ""
+    # The hash of the chained move log after move ``seq`` (games.fairplay.move_chain); ""
     # before the first move (the head is then the chain's genesis).
     chain = models.CharField(max_length=64, blank=True, default="")
     # dump_state() after move ``seq``; None until the game starts.
@@ -144,7 +144,7 @@ class Game(models.Model):
     # Seats (numbers) that offered a draw in the current round.
     draw_offers = models.JSONField(default=list, blank=True)
     # When the game is over: {"scores", "winner", "reason", "resigned",
-    # "rounds", "rounds_played", "aborted"} (games.services.play.finish_result).
+    # "rounds", "rounds_played", "aborted"} (games.play.services.moves.finish_result).
     result = models.JSONField(null=True, blank=True)
     # The winning seat, or the winning pair (0 or 1) with pairs; None for a draw.
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -206,7 +206,7 @@ class Move(models.Model):
     # "version" for moves recorded before versions, docs/fair-play.md).
     payload = models.JSONField(default=dict, blank=True)
     # The chain's head after this move: SHA-256 over the previous head and this
-    # move's public part (games.chain, games.engine.chain).
+    # move's public part (games.fairplay.move_chain, games.engine.chain).
     chain = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -219,7 +219,7 @@ class Move(models.Model):
 
 
 class GameReview(models.Model):
-    """The post-game review of a finished game (games.review): for each move
+    """The post-game review of a finished game (games.coach.review): for each move
     of a person, the hard level's choice from their view and its estimated
     cost; for each computer move, its recomputation from the seat's view.
     One row per game, written by the idempotent review task."""
@@ -231,11 +231,11 @@ class GameReview(models.Model):
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="review")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    # games.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
+    # games.coach.review.build_review(): {"version", "moves": [...], "computer": [...], ...}
     data = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the current computation started: a lease, so that a redelivered
-    # task does not compute it again meanwhile (games.review.review_game).
+    # task does not compute it again meanwhile (games.coach.services.review_game).
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -244,7 +244,7 @@ class GameReview(models.Model):
 
 
 class SeedOffer(models.Model):
-    """A server seed offered for a member's salt (games.fairness): its
+    """A server seed offered for a member's salt (games.fairplay.fairness): its
     commitment was shown on a form and may deal one game. Claiming it deletes
     this row, so that of two requests that claim it at once only one finds
     it (the session that was shown the seed is loaded by each request
@@ -278,16 +278,10 @@ class Presence(models.Model):
         who = self.user or ("guest" if self.session_key else "anonymous")
         return f"{who} @ {self.channel_name}"
 
-    @property
-    def visitor(self) -> str:
-        if self.user_id:
-            return f"user:{self.user_id}"
-        return f"session:{self.session_key or self.channel_name}"
-
 
 class StandIn(models.Model):
     """A computer playing for a person who left a table of three or more
-    (games.services.timers), until they come back."""
+    (games.timers.stand_ins), until they come back."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="stand_ins")
     seat = models.PositiveSmallIntegerField()

@@ -31,12 +31,12 @@ seat_abandoned = Signal()
 # request, table. Each receiver returns rendered HTML (safe) or "".
 table_page_panels = Signal()
 
-# The seats of a waiting table (games.services.waiting), sent inside the
+# The seats of a waiting table (games.play.services.waiting), sent inside the
 # transaction that changes them, so that what a higher app keeps about the
 # table (the lobby: a room table's stakes) changes with them or not at all.
 # Arguments: table, game, user_id, seat (its number).
 # ``waiting_seat_taking``: before a member's seat is written; a receiver
-# refuses the seat by raising a ``games.services.GameError`` (nothing is written).
+# refuses the seat by raising a ``games.play.services.GameError`` (nothing is written).
 waiting_seat_taking = Signal()
 # ``waiting_seat_left``: after a member's seat was given back (they left,
 # or the owner freed it).

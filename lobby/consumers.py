@@ -8,7 +8,7 @@ running, with ``"resume": true``),
 ``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
 for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
 ``bad_frame``, ``rate_limited``, ``server_error``).
-Frame parsing, the rate limit and failures: games.sockets.JsonSocket.
+Frame parsing, the rate limit and failures: games.socket.base.JsonSocket.
 """
 
 from __future__ import annotations
@@ -23,10 +23,14 @@ from channels.db import database_sync_to_async
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from games import presence
+from games.live import presence
 from games.models import Table
-from games.modes import RANKED_MODES
-from games.sockets import JsonSocket, socket_language
+from games.play.modes import RANKED_MODES
+from games.socket.base import JsonSocket, socket_language
+from games.live import presence
+from games.live import services as live_services
+from games.play.modes import RANKED_MODES
+from games.socket.base import JsonSocket, socket_language
 from lobby import broadcast, periodic, room_tables, rooms, selectors, services
 from lobby.models import QueueEntry
 
@@ -96,20 +100,20 @@ class LobbyConsumer(JsonSocket):
 
     async def _presence_start(self) -> None:
         fields = self._presence_fields()
-        await database_sync_to_async(presence.touch_presence)(**fields)
+        await database_sync_to_async(live_services.touch_presence)(**fields)
         self._presence_task = asyncio.ensure_future(self._presence_beat(fields))
 
     async def _presence_beat(self, fields: dict[str, Any]) -> None:
         while True:
             await asyncio.sleep(presence.PRESENCE_REFRESH)
             with contextlib.suppress(Exception):
-                await database_sync_to_async(presence.touch_presence)(**fields)
+                await database_sync_to_async(live_services.touch_presence)(**fields)
 
     async def _presence_stop(self) -> None:
         if self._presence_task is not None:
             self._presence_task.cancel()
             self._presence_task = None
-        await database_sync_to_async(presence.drop_presence)(channel_name=self.channel_name)
+        await database_sync_to_async(live_services.drop_presence)(channel_name=self.channel_name)
 
     # -- frames in ------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import PRESET_OPTIONS
-from games.forms import SaltFields
-from games.variants import variant_name
+from games.pages.forms import SaltFields, clean_table_choices
+from games.play.variants import variant_name
 
 PLAYER_CHOICES = [(2, _("2 players")), (3, _("3 players")), (4, _("4 players"))]
 TARGET_CHOICES = [(0, _("One round")), (50, _("50 points")), (100, _("100 points"))]
@@ -17,8 +17,9 @@ TARGET_CHOICES = [(0, _("One round")), (50, _("50 points")), (100, _("100 points
 
 class PrivateTableForm(SaltFields, forms.Form):
     """The rules of a private table: a preset, the number of players, pairs,
-    the game length; checked against what the preset allows. With the
-    creator's optional salt for the deal (games.forms.SaltFields)."""
+    the game length; checked against what the preset allows (the same check
+    as the computer tables': games.pages.forms.clean_table_choices). With the
+    creator's optional salt for the deal (games.pages.forms.SaltFields)."""
 
     field_order = ("preset", "players", "teams", "target", "public", "salt", "commitment")
 
@@ -38,31 +39,7 @@ class PrivateTableForm(SaltFields, forms.Form):
     public = forms.BooleanField(label=_("Anyone may watch"), required=False, initial=True)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        preset = data.get("preset")
-        players, teams, target = data.get("players"), data.get("teams", False), data.get("target")
-        if preset in PRESET_OPTIONS and players is not None and target is not None:
-            options = PRESET_OPTIONS[preset]
-            name = variant_name(preset)
-            # One message per wrong choice, next to that choice.
-            if teams and True not in options.teams:
-                self.add_error("teams", _("%(variant)s is not played in pairs.") % {"variant": name})
-            elif teams and players != 4:
-                self.add_error("teams", _("Pairs need 4 players."))
-            if players not in options.players:
-                self.add_error(
-                    "players",
-                    _("%(variant)s is played by %(allowed)s players.")
-                    % {"variant": name, "allowed": " / ".join(str(n) for n in options.players)},
-                )
-            if target not in options.targets:
-                allowed = " / ".join(str(n) if n else str(_("one round")) for n in options.targets)
-                self.add_error(
-                    "target", _("%(variant)s is played to: %(allowed)s.") % {"variant": name, "allowed": allowed}
-                )
-            if not self.errors and not options.allows(players=players, teams=teams, target=target):
-                raise forms.ValidationError(_("These choices do not go together."))
-        return data
+        return clean_table_choices(self, super().clean())
 
 
 class RoomTableForm(forms.Form):

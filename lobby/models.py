@@ -9,7 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.modes import MODE_CHOICES
+from games.play.modes import MODE_CHOICES
 
 
 class QueueEntry(models.Model):

@@ -8,7 +8,7 @@ periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
 ``LOBBY_TICK_SECONDS``; in the embedded mode (no beat) a daemon thread of the
 server process runs the same ``tick``, started by the first lobby or table
 socket. Each job that must not run twice at once takes a lock
-(``games.locks.try_lock``): a process that finds it locked skips that round.
+(``games.play.locks.try_lock``): a process that finds it locked skips that round.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from django.conf import settings
 from django.db import close_old_connections
 
 from accounts.services import rate_missed_games
-from games.presence import forget_dead_sockets
-from games.services.timers import sweep
+from games.live.services import forget_dead_sockets
+from games.timers.expiry import sweep
 from lobby import room_tables, services
 
 logger = logging.getLogger(__name__)

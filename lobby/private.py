@@ -2,7 +2,7 @@
 the friends list), gives empty seats to computers; the game starts when every
 seat is taken. Unranked.
 
-The table is a waiting table of the table core (``games.services.waiting``):
+The table is a waiting table of the table core (``games.play.services.waiting``):
 it opens, seats, frees and closes the seats, under the table's row locks,
 and keeps one game at a time. This module keeps what is the lobby's: the
 invitation link, and the private kind of the tables it seats at.
@@ -13,9 +13,9 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.core import signing
 
-from games import services
 from games.engine import rules_for
 from games.models import Seat, Table
+from games.play import services
 
 INVITE_SALT = "dominoes.private-table"
 
@@ -38,7 +38,7 @@ def create_private_table(
 ) -> Table:
     """A waiting table with the owner at seat 0 and the other seats open.
     ``server_seed`` / ``salt``: the owner's salt on a seed the server
-    committed to first (games.fairness)."""
+    committed to first (games.fairplay.fairness)."""
     rules = rules_for(preset, players=players, teams=teams, target=target)
     return services.waiting.open_table(
         kind=Table.Kind.PRIVATE,

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 
 from accounts.hooks import profile_panels
-from games import dispatch
+from games import jobs
 from games.models import Game, Table
 from games.signals import (
     game_finished,
@@ -42,7 +42,7 @@ def welcome_chips(sender: Any, instance: Any, created: bool, **_kwargs: Any) -> 
         chips.grant_welcome(user_id=instance.pk)
 
 
-# The seats of a waiting room table (games.services.waiting), inside the
+# The seats of a waiting room table (games.play.services.waiting), inside the
 # transaction that changes them: the chips move with the seat or not at all.
 
 
@@ -71,7 +71,7 @@ def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> N
     if table.kind != Table.Kind.ROOM:
         return
     try:
-        if dispatch.mode() == "celery":
+        if jobs.mode() == "celery":
             tasks.settle_room_table.delay(table.pk)
         else:
             room_tables.settle(table_id=table.pk)

@@ -14,7 +14,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from games.models import Seat
-from games.selectors import seat_names
+from games.play.selectors import seat_names
 from lobby import chips, rooms
 from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable
 

@@ -2,7 +2,7 @@
 queue's matcher, and the settlement of the chips when a game ends.
 
 A room table opened from a room page is a waiting table of the table core
-(``games.services.waiting``): it seats, frees and closes the seats (one
+(``games.play.services.waiting``): it seats, frees and closes the seats (one
 game at a time included) and starts the game when the last seat is taken.
 This module keeps the room's facts (``RoomTable``) and the chips: a
 member's stake is held (a ``stake`` entry, under their wallet's row lock)
@@ -36,12 +36,12 @@ from django.utils.translation import gettext as _
 
 from accounts.ratings import ranks_from_scores
 from accounts.selectors import display_rating_of
-from games import selectors as game_selectors
-from games import services as game_services
-from games.locks import try_lock
+from games.live import broadcast as table_broadcast
 from games.models import Game, Seat, Table
-from games.modes import RANKED_MODES
-from games.services import broadcast as table_broadcast
+from games.play import selectors as game_selectors
+from games.play import services as game_services
+from games.play.locks import try_lock
+from games.play.modes import RANKED_MODES
 from lobby import broadcast, chips, room_selectors, rooms, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import ChipEntry, ChipWallet, QueueEntry, RoomTable

@@ -14,10 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.selectors import ratings_in_mode
+from games.live.presence import live_presence
 from games.models import Game, Seat, Table
-from games.modes import MODE_KEYS, RANKED_MODES
-from games.presence import live_presence
-from games.selectors import current_table, game_state, seat_names
+from games.play.modes import MODE_KEYS, RANKED_MODES
+from games.live.presence import live_presence
+from games.play.selectors import current_table, game_state, seat_names
+from games.play.modes import MODE_KEYS, RANKED_MODES
+from games.play.selectors import game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 
@@ -83,7 +86,7 @@ def table_address(table: Table) -> str:
 
 def game_in_progress(user_id: int) -> Table | None:
     """The table that keeps a member from queueing or sitting elsewhere (one
-    game at a time, games.services.seats): their seat at a live table with
+    game at a time, games.play.services.seats): their seat at a live table with
     other people or open seats (a room or private table waiting for players
     too), or the game ``table_to_resume`` would send them back to."""
     return current_table(user_id) or table_to_resume(user_id)

@@ -4,7 +4,7 @@ private tables. (Private tables' seats: lobby.private.)
 ``run_matcher`` reads the queue (``QueueEntry``, in the database, shared by
 every server process) under a lock that keeps one matcher per mode at a time,
 pairs the players with the pure ``lobby.matchmaking``, seats each group with
-``games.services.create_table(kind="ranked")`` and, after the commit, sends
+``games.play.services.create_table(kind="ranked")`` and, after the commit, sends
 each player ``{"type": "matched", ...}`` on their lobby group. It runs from
 the periodic tick (lobby.periodic) and right after a member joins a queue.
 """
@@ -24,11 +24,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import are_friends, display_rating_of
-from games.locks import try_lock
 from games.models import Table
-from games.modes import RANKED_MODES, RankedMode
-from games.selectors import current_tables
-from games.services import InGame, SeatSpec, create_table
+from games.play.modes import RANKED_MODES, RankedMode
+from games.play.selectors import current_tables
+from games.play.services import InGame, SeatSpec, create_table
+from games.play.locks import try_lock
+from games.play.modes import RANKED_MODES, RankedMode
+from games.play.services import SeatSpec, create_table
 from lobby import broadcast, private, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import Invitation, QueueEntry

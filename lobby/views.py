@@ -13,12 +13,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.selectors import friends_of, ratings_of
-from games import fairness, limits
-from games import services as game_services
-from games.forms import preset_limits
+from games.fairplay import fairness
 from games.models import Table
-from games.modes import RANKED_MODES
-from games.selectors import seat_names
+from games.pages.forms import preset_limits
+from games.play import limits
+from games.play import services as game_services
+from games.play.modes import RANKED_MODES
+from games.play.selectors import seat_names
 from lobby import chips, private, room_selectors, room_tables, rooms, selectors, services
 from lobby.forms import PrivateTableForm, RoomTableForm
 from lobby.models import RoomTable

@@ -21,12 +21,12 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
-from games import clock
 from games.ai import LEVELS
 from games.engine.rules import PRESET_OPTIONS, PRESETS, PresetOptions, Rules, rules_for
 from games.engine.tiles import TILES
-from games.modes import RANKED_MODES
-from games.variants import VARIANT_NAMES, VARIANT_SUMMARIES
+from games.live import clock
+from games.play.modes import RANKED_MODES
+from games.play.variants import VARIANT_NAMES, VARIANT_SUMMARIES
 from lobby import rooms
 
 # The order the variants appear in: the presets' own order.
@@ -404,7 +404,7 @@ def levels() -> tuple[Level, ...]:
 
 
 def ranked_rows(all_variants: tuple[Variant, ...]) -> tuple[RankedRow, ...]:
-    """Every ranked mode (``games.modes.RANKED_MODES``) with its engine rules."""
+    """Every ranked mode (``games.play.modes.RANKED_MODES``) with its engine rules."""
     by_preset = {variant.preset: variant for variant in all_variants}
     rows = []
     for mode in RANKED_MODES.values():
@@ -528,7 +528,7 @@ def duration_label(delta: timedelta) -> str:
 
 
 def timers() -> dict[str, str]:
-    """The clock of tables with several people (``games.clock``), as durations."""
+    """The clock of tables with several people (``games.live.clock``), as durations."""
     return {
         "turn": duration_label(clock.turn_time()),
         "grace": duration_label(clock.grace_time()),

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.gzip import gzip_page
 
 from games.engine import Tile, commit_seed
-from games.fairness import VERIFY_COMMAND
+from games.fairplay.fairness import VERIFY_COMMAND
 from rules_guide import facts
 from rules_guide.examples import examples
 

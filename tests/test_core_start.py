@@ -63,10 +63,10 @@ async def until_my_turn(client: TableClient, *, after: int = -1) -> None:
 
 
 async def test_a_fresh_site_answers_its_first_hint_and_hard_move_from_the_built_core(tmp_path: Path) -> None:
-    from games.ai import core
+    from games.ai import warm
     from games.ai.build import cache_directory
 
-    assert core.load() in {"cached", "compiled"}  # what `make install` left (the session fixture made sure)
+    assert warm.load() in {"cached", "compiled"}  # what `make install` left (the session fixture made sure)
     cache = Path(cache_directory())
     before = cache_files(cache)
     server = start_site(tmp_path)

@@ -11,7 +11,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from games import services
+from games.play import services
 from games.models import Table
 from games.tests.factories import UserFactory, make_table
 

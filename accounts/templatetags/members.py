@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django import template
 
-from games.modes import RANKED_MODES, RankedMode
+from games.play.modes import RANKED_MODES, RankedMode
 
 register = template.Library()
 
 
 @register.simple_tag
 def ranked_modes() -> list[RankedMode]:
-    """The ranked modes, in display order (games.modes.RANKED_MODES)."""
+    """The ranked modes, in display order (games.play.modes.RANKED_MODES)."""
     return list(RANKED_MODES.values())

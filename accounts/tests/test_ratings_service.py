@@ -6,9 +6,10 @@ import pytest
 
 from accounts import ratings, services
 from accounts.models import Profile, RatedGame, Rating, RatingChange
-from games import services as game_services
 from games.models import Game, Table
 from games.tests.helpers import play_out, play_past_the_opening, ranked_table
+from games.play import services as game_services
+from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
 
@@ -117,12 +118,12 @@ def test_abandonment_is_counted_against_the_leaver(make_member) -> None:
 
 
 def test_a_claimed_abandonment_counts_against_the_leaver(make_member) -> None:
-    from games.services import timers
+    from games.timers import expiry
 
     alice, bob = make_member("alice"), make_member("bob")
     table = ranked_table([alice, bob])
     game = Game.objects.get(table=table)
-    timers.abandon(game_id=game.pk, seat=game.to_move)
+    expiry.abandon(game_id=game.pk, seat=game.to_move)
     leaver = (alice, bob)[game.to_move]
     assert Profile.objects.get(user=leaver).abandoned == 1
     assert Profile.objects.get(user=(bob if leaver == alice else alice)).abandoned == 0
@@ -146,8 +147,8 @@ def test_a_player_who_left_for_good_ranks_last_and_is_counted_as_abandoning(make
 
 def test_a_deal_blocked_from_the_first_tile_ends_and_is_rated(make_member, monkeypatch, django_capture_on_commit_callbacks) -> None:
     from games.engine import new_game
-    from games.modes import RANKED_MODES
-    from games.services import tables
+    from games.play.modes import RANKED_MODES
+    from games.play.services import tables
 
     rules = RANKED_MODES["duel-block"].rules
     seed = next(f"blocked-{n}" for n in range(100_000) if new_game(rules, f"blocked-{n}").game_over)

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from accounts.replays import replay_steps
-from games import selectors
 from games.models import Game, Move
+from games.play import selectors
 from games.tests.helpers import play_out, ranked_table
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +61,7 @@ def test_no_replay_while_the_game_is_live(client: Client, make_member) -> None:
 
 
 def test_replay_of_a_private_table_is_for_its_players(client: Client, make_member) -> None:
-    from games import services
+    from games.play import services
 
     alice, bob, eve = make_member("alice"), make_member("bob"), make_member("eve")
     table = ranked_table([alice, bob])

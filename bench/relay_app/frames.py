@@ -2,7 +2,7 @@
 
 A seeded playout of one 4-seat round of the bench's rules gives, for every
 move k and every viewer (each seat and the spectators), the frames the site
-sends for that move (``games.frames.move_frames``): same keys, same size, the
+sends for that move (``games.live.frames.move_frames``): same keys, same size, the
 history growing through the round. The relay sends template ``seq % len`` with
 ``seq`` patched in, so its frames are the site's frames byte for byte, give or
 take the digits of ``seq``.
@@ -16,7 +16,10 @@ from typing import Any
 
 from games.engine import Draw, Event, apply_action, legal_actions, new_game, rules_for
 from games.engine.chain import chain_genesis, event_link
-from games.frames import move_frames, snapshot_frames
+from games.live.frames import move_frames, snapshot_frames
+from games.engine import Draw, Pass, Play, apply_action, legal_actions, new_game, rules_for
+from games.engine.chain import chain_genesis, chain_link
+from games.live.frames import move_frames, snapshot_frames
 
 Frames = list[dict[str, Any]]
 
@@ -42,7 +45,7 @@ def round_templates(players: int = 4, seed: int = 7) -> tuple[list[dict[Any, Fra
         after = apply_action(state, action)
         if after.round_over:
             break
-        # The move as the site stores it (games.services.play).
+        # The move as the site stores it (games.play.services.moves).
         event = Event.from_action(action, drawn=state.boneyard[0] if isinstance(action, Draw) else None)
         kind, _seat, payload = event.to_row()
         seq = len(moves) + 1

@@ -224,12 +224,12 @@ CELERY_BEAT_SCHEDULE = {
 }
 LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
-# New tables per visitor and per client address in a window (games.limits).
+# New tables per visitor and per client address in a window (games.play.limits).
 TABLES_PER_VISITOR = 10
 TABLES_PER_ADDRESS = 40
 TABLE_LIMIT_WINDOW = 600
 
-# The Ed25519 key that signs published replay files (games.signing): 64 hex
+# The Ed25519 key that signs published replay files (games.fairplay.signing): 64 hex
 # digits; unset, it is derived from SECRET_KEY.
 REPLAY_SIGNING_KEY = os.environ.get("REPLAY_SIGNING_KEY", "")
 
@@ -331,7 +331,7 @@ STORAGES = {
 # X-Forwarded-For (the nginx of deploy/nginx.conf: 1). The client's address
 # is then the entry that many places from the right: the proxy wrote it, the
 # client cannot. 0 (development, no proxy): the socket's peer address. Used by
-# the login limits (allauth) and the table creation limit (games.limits).
+# the login limits (allauth) and the table creation limit (games.play.limits).
 TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 

@@ -8,15 +8,15 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 AI_MOVE_DELAY_MS = 0
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 CELERY_TASK_ALWAYS_EAGER = True
-# Post-game reviews (games.review) run after every finished game: keep them light.
+# Post-game reviews (games.coach.review) run after every finished game: keep them light.
 REVIEW_BUDGET_MS = 20
 REVIEW_DEALS = 30
 # No lobby tick thread (matchmaking, timers) behind the tests' backs: the
 # tests that need it start it or call lobby.periodic.tick() themselves.
 LOBBY_TICK_IN_PROCESS = False
-# No stalled-games sweep thread (games.dispatch) either: tests call it.
+# No stalled-games sweep thread (games.tasks.start_embedded_sweeper) either: tests call it.
 GAMES_SWEEP_SECONDS = 0
-# No table-presence refresh thread (games.presence.keep_table_socket):
+# No table-presence refresh thread (games.live.services.keep_table_socket):
 # tests call refresh_table_sockets() themselves.
 PRESENCE_KEEPER = False
 # No loading of the computer players' compiled core when config.asgi is imported

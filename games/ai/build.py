@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from . import core
+from . import core, warm
 
 
 def cache_directory() -> str:
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         core.forbid_compiling()
     start = time.perf_counter()
     cpu = time.process_time()
-    status = core.load()
+    status = warm.load()
     took = f"{time.perf_counter() - start:.1f} s ({time.process_time() - cpu:.1f} s of CPU)"
     where = cache_directory()
     if status == "unbuilt":

@@ -13,8 +13,8 @@ reference.
 
 It is compiled once, when the project is installed (``python -m games.ai.build``, run by
 ``make install``), into numba's on-disk cache (``cache=True``: next to the module, or
-under ``NUMBA_CACHE_DIR``). A process then *loads* it (``load()``: a small decision
-through each compiled entry point, about half a second) instead of compiling it (tens of
+under ``NUMBA_CACHE_DIR``). A process then *loads* it (``games.ai.warm.load()``: a small
+decision through each compiled entry point, about half a second) instead of compiling it (tens of
 seconds of CPU). A process that must never compile (the web processes: a compilation
 there would hold up every hint and every socket of the process) calls
 ``forbid_compiling()`` first: if the cache is missing or stale, its decisions use the
@@ -29,6 +29,7 @@ import os
 import threading
 from functools import lru_cache
 from random import Random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .sim import N_TILES, NUM, OTHER_ROWS, PIPS, TILES
@@ -396,11 +397,13 @@ def evaluate_duel(
     return _means(totals, pts, wins, weights), int(deals), int(descents)
 
 
-def load() -> str:
+def load(exercise: Callable[[], bool]) -> str:
     """Load the compiled functions now rather than at a first decision (compiling those
-    missing from the cache, unless ``forbid_compiling()`` was called): one small decision
-    through each entry point. Returns ``status()``. Safe from several threads: one loads,
-    the others wait for it (and so does ``enabled()``)."""
+    missing from the cache, unless ``forbid_compiling()`` was called): ``exercise`` makes
+    one small decision through each entry point and says False when one was missing from
+    the cache where compiling is forbidden (``games.ai.warm.load`` gives it: a decision of
+    the hard level, which the core does not import). Returns ``status()``. Safe from
+    several threads: one loads, the others wait for it (and so does ``enabled()``)."""
     if not switched_on():
         return "off"
     with _load.lock:
@@ -413,41 +416,10 @@ def load() -> str:
         _load.done.clear()
         outcome = "unbuilt"
         try:
-            if _exercise():
+            if exercise():
                 outcome = "compiled" if _load.compiled > before else "cached"
         finally:
             _load.status = outcome
             _load.thread = 0
             _load.done.set()
         return outcome
-
-
-def _exercise() -> bool:
-    """A small decision that goes through each entry point (a block duel; a draw game of
-    four), each at its first position with a choice between plays. False if one
-    was missing from the cache where compiling is forbidden."""
-    from games.engine import apply_action, new_game, rules_for, view_for
-
-    from .base import candidates
-    from .hard import HardOptions, HardPlayer
-    from .knowledge import read_view
-    from .medium import MediumPlayer
-
-    player = HardPlayer(options=HardOptions(budget_ms=0.5))
-    medium = MediumPlayer()
-    k = _kernels()
-    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 4, False)):
-        state = new_game(rules_for(preset, players=players, teams=teams), seed="core-build")
-        rng = Random(0)
-        while not state.round_over:
-            view = view_for(state, state.to_move)
-            if len(candidates(list(view.legal), read_view(view))) > 1:
-                player.choose(view, rng)
-                break
-            state = apply_action(state, medium.choose(view, rng))
-        if _load.status == "unbuilt":
-            return False
-    missing = [name for name in ENTRY_POINTS if not getattr(k, name).signatures]
-    if missing:
-        raise RuntimeError(f"the build's decisions never reached {', '.join(missing)}")
-    return True

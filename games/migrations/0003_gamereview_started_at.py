@@ -1,4 +1,4 @@
-# The review's lease (games.review.review_game).
+# The review's lease (games.coach.services.review_game).
 
 from django.db import migrations, models
 

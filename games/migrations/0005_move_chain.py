@@ -4,9 +4,9 @@ from django.db import migrations, models
 
 
 def chain_existing_moves(apps, schema_editor):
-    """Chain the moves stored before the chain existed (games.chain): their
+    """Chain the moves stored before the chain existed (games.fairplay.move_chain): their
     public parts are in the log, so every game gets its whole chain."""
-    from games.chain import genesis, move_link
+    from games.fairplay.move_chain import genesis, move_link
 
     Game = apps.get_model("games", "Game")
     Move = apps.get_model("games", "Move")

@@ -1,7 +1,7 @@
 """One committed seed deals one game; one game at a time per member.
 
 - ``SeedOffer``: a server seed offered for a member's salt is claimed once,
-  by deleting its row (games.fairness).
+  by deleting its row (games.fairplay.fairness).
 - ``Game.commitment`` becomes unique. A database may already hold games
   that share a commitment (several tables created at once from one offered
   seed, before this fix): their deals are the same, and the seed of any of

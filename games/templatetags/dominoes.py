@@ -7,7 +7,8 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from games.tiles_svg import tile_svg, tile_symbols
+from games.pages.tiles_svg import tile_svg, tile_symbols
+from games.pages.tiles_svg import tile_svg
 
 register = template.Library()
 

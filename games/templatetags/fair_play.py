@@ -8,7 +8,8 @@ from typing import Any
 from django import template
 from django.urls import reverse
 
-from games import fairness, review, signing
+from games.coach import review_page
+from games.fairplay import fairness, signing
 from games.models import Game
 
 register = template.Library()
@@ -19,7 +20,7 @@ def fair_play_panel(context: template.Context, game: Game) -> dict[str, Any]:
     table_id = game.table_id
     filename = fairness.replay_filename(game.table)
     return {
-        **review.panel_context(game),
+        **review_page.panel_context(game),
         "request": context.get("request"),
         "published": fairness.is_published(game),
         "replay_url": reverse("fair_play:replay_json", args=[table_id]),

@@ -6,9 +6,9 @@ from __future__ import annotations
 import factory
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.engine import Rules, new_game, rules_for
 from games.models import Table
+from games.play import services
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import frames, selectors, services
+from games.live import frames
+from games.play import selectors, services
 from games.models import Game
 from games.tests.factories import UserFactory
 from games.tests.helpers import play_past_the_opening, ranked_table

@@ -9,9 +9,10 @@ import random
 import pytest
 from django.test import Client
 
-from games import selectors, services
 from games.engine import legal_actions
 from games.models import Game, GameReview, Move, Presence, Seat, Table
+from games.models import Game, Move, Table
+from games.play import selectors, services
 from games.tests.factories import UserFactory, make_table
 
 pytestmark = pytest.mark.django_db

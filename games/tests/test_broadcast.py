@@ -1,4 +1,4 @@
-"""games.services.broadcast: how a server process sends a table's news.
+"""games.live.broadcast: how a server process sends a table's news.
 
 From a thread of a server process (the database thread of a move made
 through a socket) a batch is handed to the server's event loop without
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from games.services import broadcast
+from games.live import broadcast
 
 
 class SlowLayer:

@@ -36,7 +36,7 @@ from games.engine import (
     rules_for,
     view_for,
 )
-from games.reactions import REACTION_IDS
+from games.live.reactions import REACTION_IDS
 from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(240)]
 CHECK = """
 from games.engine import dump_state
 from games.models import Game
-from games.selectors import game_state, rebuild_state
+from games.play.selectors import game_state, rebuild_state
 game = Game.objects.get(pk={game_id})
 moves = list(game.moves.order_by("seq").values("seq", "seat", "kind", "payload"))
 result = {{
@@ -32,7 +32,7 @@ result = {{
 ALL_COMPUTERS = """
 from games.engine import rules_for
 from games.models import Table
-from games.services import SeatSpec, create_table
+from games.play.services import SeatSpec, create_table
 table = create_table(
     kind=Table.Kind.PRIVATE, rules=rules_for("classic-block", players=3, target=50),
     preset="classic-block", seats=[SeatSpec(level="easy") for _ in range(3)], public=True,
@@ -43,7 +43,7 @@ result = table.game.pk
 GUEST_AGAINST_COMPUTER = """
 from games.engine import commit_seed, new_game, rules_for
 from games.models import Game, Table
-from games.services import SeatSpec, create_table, start_game
+from games.play.services import SeatSpec, create_table, start_game
 from games.tasks import compute_ai_move
 rules = rules_for("classic-draw", players=2)
 table = create_table(

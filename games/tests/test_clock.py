@@ -7,12 +7,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import clock, presence, selectors, services
 from games.engine import legal_actions
+from games.live import clock, presence
+from games.live import services as live_services
 from games.models import Game, Move, Presence, StandIn, Table
-from games.services import timers
+from games.play import selectors, services
 from games.signals import seat_abandoned
 from games.tests.helpers import ranked_table
+from games.timers import away, expiry, stand_ins
 
 pytestmark = pytest.mark.django_db
 
@@ -29,13 +31,13 @@ def _timers(settings):
 def seated(table: Table, *seats: int) -> None:
     """Open a table socket for each seat (as the table consumer's signal does)."""
     for seat in seats:
-        presence.touch_presence(
+        live_services.touch_presence(
             channel_name=f"t{table.pk}-s{seat}", user_id=None, table_id=table.pk, seat=seat
         )
 
 
 def left(table: Table, seat: int) -> None:
-    presence.drop_presence(channel_name=f"t{table.pk}-s{seat}")
+    live_services.drop_presence(channel_name=f"t{table.pk}-s{seat}")
 
 
 def game_of(table: Table) -> Game:
@@ -64,7 +66,7 @@ def test_computer_tables_have_no_timer(make_member) -> None:
     )
     assert clock.clock_for(table, game_of(table)) is None
     assert (
-        timers.check_game(game_id=game_of(table).pk, now=game_of(table).updated_at + timedelta(hours=1)) == 0
+        expiry.check_game(game_id=game_of(table).pk, now=game_of(table).updated_at + timedelta(hours=1)) == 0
     )
 
 
@@ -73,8 +75,8 @@ def test_on_timeout_the_server_plays_for_a_present_player(make_member) -> None:
     seated(table, 0, 1)
     game = game_of(table)
     seat, seq = game.to_move, game.seq
-    assert timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=29)) == 0
-    acted = timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=31))
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=29)) == 0
+    acted = expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=31))
     assert acted >= 1
     moves = list(Move.objects.filter(game=game, seq__gt=seq))
     assert len(moves) == acted
@@ -85,7 +87,7 @@ def test_on_timeout_the_server_plays_for_a_present_player(make_member) -> None:
 
 def test_a_forced_draw_or_pass_is_played_as_is(make_member) -> None:
     from games.engine import Draw, Pass, Tile, new_game
-    from games.modes import RANKED_MODES
+    from games.play.modes import RANKED_MODES
 
     game = game_of(ranked_table([make_member("a"), make_member("b")]))
     six = [Tile(6, 6), Tile(0, 1), Tile(0, 2), Tile(0, 3), Tile(0, 4), Tile(1, 2), Tile(5, 6)]
@@ -93,9 +95,9 @@ def test_a_forced_draw_or_pass_is_played_as_is(make_member) -> None:
     rest = [Tile(a, b) for a in range(7) for b in range(a, 7) if Tile(a, b) not in six + no_six]
     drawing = new_game(RANKED_MODES["duel-draw"].rules, 1, hands=[six, no_six], boneyard=rest)
     assert drawing.to_move == 1  # 6-6 was laid for seat 0; seat 1 holds no six
-    assert timers.choose_for(game, drawing, 1) == Draw(1)
+    assert stand_ins.choose_for(game, drawing, 1) == Draw(1)
     blocked = new_game(RANKED_MODES["duel-block"].rules, 1, hands=[six, no_six], boneyard=[])
-    assert timers.choose_for(game, blocked, 1) == Pass(1)
+    assert stand_ins.choose_for(game, blocked, 1) == Pass(1)
 
 
 def test_an_absent_duel_player_gets_a_grace_period_then_the_opponent_may_claim(make_member) -> None:
@@ -120,18 +122,18 @@ def _claim_after_grace(make_member, abandoned: list[dict]) -> None:
     seated(table, other)  # the player to move never came
     t0 = game.updated_at
     # The turn time passes: no auto-play for an absent player within the grace.
-    assert timers.check_game(game_id=game.pk, now=t0 + timedelta(seconds=45)) == 0
+    assert expiry.check_game(game_id=game.pk, now=t0 + timedelta(seconds=45)) == 0
     assert not clock.clock_for(table, game, now=t0 + timedelta(seconds=45)).claimable
     with pytest.raises(services.GameError):
-        timers.claim_win(game_id=game.pk, seat=other, now=t0 + timedelta(seconds=45))
+        expiry.claim_win(game_id=game.pk, seat=other, now=t0 + timedelta(seconds=45))
     after_grace = t0 + timedelta(seconds=61)
     ticking = clock.clock_for(table, game, now=after_grace)
     assert ticking.away == (mover,)
     assert ticking.claimable
-    assert timers.check_game(game_id=game.pk, now=after_grace) == 0  # waits for the claim
+    assert expiry.check_game(game_id=game.pk, now=after_grace) == 0  # waits for the claim
     with pytest.raises(services.GameError):
-        timers.claim_win(game_id=game.pk, seat=mover, now=after_grace)  # not the absent one
-    timers.claim_win(game_id=game.pk, seat=other, now=after_grace)
+        expiry.claim_win(game_id=game.pk, seat=mover, now=after_grace)  # not the absent one
+    expiry.claim_win(game_id=game.pk, seat=other, now=after_grace)
     game.refresh_from_db()
     assert game.finished
     assert game.winner == other
@@ -149,7 +151,7 @@ def test_a_returning_player_cannot_be_claimed_against(make_member) -> None:
     seated(table, game.to_move)  # back
     assert not clock.clock_for(table, game, now=later).claimable
     with pytest.raises(services.GameError):
-        timers.claim_win(game_id=game.pk, seat=1 - game.to_move, now=later)
+        expiry.claim_win(game_id=game.pk, seat=1 - game.to_move, now=later)
 
 
 def test_an_unclaimed_abandoned_duel_ends_after_a_while(make_member) -> None:
@@ -157,7 +159,7 @@ def test_an_unclaimed_abandoned_duel_ends_after_a_while(make_member) -> None:
     game = game_of(table)
     mover = game.to_move
     seated(table, 1 - mover)
-    assert timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=301)) == 1
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=301)) == 1
     game.refresh_from_db()
     assert game.finished
     assert game.result["resigned"] == mover
@@ -168,8 +170,8 @@ def test_at_three_players_a_computer_takes_an_absent_players_seat_until_they_ret
     game = game_of(table)
     mover = game.to_move
     seated(table, *(s for s in range(3) if s != mover))
-    assert timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=59)) == 0
-    acted = timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=61))
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=59)) == 0
+    acted = expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=61))
     assert acted >= 1
     assert StandIn.objects.filter(table=table, seat=mover).exists()
     assert Move.objects.filter(game=game, seat=mover, payload__by="computer").count() == acted
@@ -184,10 +186,10 @@ def test_at_three_players_a_computer_takes_an_absent_players_seat_until_they_ret
         )
         game.refresh_from_db()
     if game.to_move == mover:
-        assert timers.check_game(game_id=game.pk, now=game.updated_at) >= 1
+        assert expiry.check_game(game_id=game.pk, now=game.updated_at) >= 1
     # They come back: the seat is theirs again.
     seated(table, mover)
-    timers.player_arrived(table_id=table.pk, seat=mover)
+    away.player_arrived(table_id=table.pk, seat=mover)
     assert not StandIn.objects.filter(table=table).exists()
 
 
@@ -211,8 +213,8 @@ def test_the_next_round_is_dealt_when_nobody_asks(make_member) -> None:
     assert state.round_over
     assert not state.game_over
     assert clock.clock_for(table, game).seat is None
-    assert timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=10)) == 0
-    assert timers.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=21)) == 1
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=10)) == 0
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=21)) == 1
     assert Move.objects.filter(game=game).last().kind == Move.Kind.NEXT_ROUND
 
 
@@ -221,7 +223,7 @@ def test_the_sweep_visits_every_live_game(make_member) -> None:
     for table in tables:
         seated(table, 0, 1)
     Game.objects.update(updated_at=Game.objects.first().updated_at - timedelta(minutes=1))
-    assert timers.sweep() >= 3
+    assert expiry.sweep() >= 3
     assert all(Move.objects.filter(game__table=table, payload__by="server").exists() for table in tables)
 
 
@@ -243,10 +245,10 @@ def test_table_sockets_record_presence_and_bring_a_player_back(make_member) -> N
     table = ranked_table([make_member(n) for n in ("a", "b", "c")], "three")
     StandIn.objects.create(table=table, seat=1)
     fields = {"table_id": table.pk, "seat": 1, "channel_name": "chan-1"}
-    timers.open_table_socket(**fields, user_id=None, session_key="")
+    away.open_table_socket(**fields, user_id=None, session_key="")
     assert clock.connected_seats(table.pk) == {1}
     assert not StandIn.objects.exists()  # back at the table
-    timers.close_table_socket(**fields)
+    away.close_table_socket(**fields)
     assert clock.connected_seats(table.pk) == set()
 
 
@@ -254,23 +256,23 @@ def test_a_table_socket_stays_present_while_its_process_refreshes_it(make_member
     table = ranked_table([make_member(n) for n in ("a", "b")])
     here = {"table_id": table.pk, "seat": 0, "channel_name": "chan-here"}
     dead = {**here, "seat": 1, "channel_name": "chan-of-a-dead-process"}
-    timers.open_table_socket(**here, user_id=None, session_key="")
-    timers.open_table_socket(**dead, user_id=None, session_key="")
-    presence.forget_table_socket("chan-of-a-dead-process")  # its process died: nobody refreshes it
+    away.open_table_socket(**here, user_id=None, session_key="")
+    away.open_table_socket(**dead, user_id=None, session_key="")
+    live_services.forget_table_socket("chan-of-a-dead-process")  # its process died: nobody refreshes it
     long_ago = timezone.now() - timedelta(seconds=presence.PRESENCE_TTL + 5)
     Presence.objects.update(seen_at=long_ago)
     assert clock.connected_seats(table.pk) == set()
-    assert presence.refresh_table_sockets() == 1
+    assert live_services.refresh_table_sockets() == 1
     assert clock.connected_seats(table.pk) == {0}  # seat 1 counts as gone: its grace period can start
-    timers.close_table_socket(**here)
-    assert presence.refresh_table_sockets() == 0
+    away.close_table_socket(**here)
+    assert live_services.refresh_table_sockets() == 0
     assert clock.connected_seats(table.pk) == set()
 
 
 def test_every_state_at_a_timed_table_carries_the_clock(
     make_member, django_capture_on_commit_callbacks, monkeypatch
 ) -> None:
-    from games.services import broadcast
+    from games.live import broadcast
 
     sent: list = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
@@ -292,30 +294,30 @@ def test_every_state_at_a_timed_table_carries_the_clock(
 
 
 def test_a_player_leaving_and_coming_back_is_announced(make_member, monkeypatch) -> None:
-    from games.services import broadcast
+    from games.live import broadcast
 
     sent: list = []
     monkeypatch.setattr(broadcast, "_send", lambda batch: sent.extend(batch))
     table = ranked_table([make_member("a"), make_member("b")])
     seated(table, 0, 1)
-    timers.player_arrived(table_id=table.pk, seat=0)  # a first arrival: nothing to tell
+    away.player_arrived(table_id=table.pk, seat=0)  # a first arrival: nothing to tell
     assert sent == []
     left(table, 0)
-    timers.player_left(table_id=table.pk, seat=0)
+    away.player_left(table_id=table.pk, seat=0)
     frames = [message["frame"] for _group, message in sent]
     assert frames
     assert frames[0]["type"] == "clock"
     assert frames[0]["clock"]["away"] == [0]
     sent.clear()
     seated(table, 0)
-    timers.player_arrived(table_id=table.pk, seat=0)
+    away.player_arrived(table_id=table.pk, seat=0)
     assert sent[0][1]["frame"]["clock"]["away"] == []
 
 
 def test_the_sweep_resends_the_clock_when_who_is_away_changed(make_member, monkeypatch) -> None:
     from django.core.cache import cache
 
-    from games.services import broadcast
+    from games.live import broadcast
 
     cache.clear()
     sent: list = []
@@ -323,9 +325,9 @@ def test_the_sweep_resends_the_clock_when_who_is_away_changed(make_member, monke
     table = ranked_table([make_member("a"), make_member("b")])
     game = game_of(table)
     seated(table, 0)
-    assert timers.announce_if_presence_changed(game_id=game.pk)
+    assert away.announce_if_presence_changed(game_id=game.pk)
     assert sent[-1][1]["frame"]["clock"]["away"] == [1]
-    assert not timers.announce_if_presence_changed(game_id=game.pk)  # nothing new
+    assert not away.announce_if_presence_changed(game_id=game.pk)  # nothing new
     seated(table, 1)  # a first arrival, announced by the next sweep
-    assert timers.announce_if_presence_changed(game_id=game.pk)
+    assert away.announce_if_presence_changed(game_id=game.pk)
     assert sent[-1][1]["frame"]["clock"]["away"] == []

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 
-from games import services
-from games.consumers import TableConsumer
 from games.models import Table
+from games.play import services
+from games.socket.table import TableConsumer
 from games.tests.factories import make_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]

@@ -8,10 +8,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import selectors, services
 from games.engine import Draw, Pass, Play, Tile, legal_actions
+from games.live import broadcast
 from games.models import Game, Move
-from games.services import broadcast
+from games.play import selectors, services
 from games.tests.factories import ComputerSeatFactory, UserFactory, make_table
 from games.tests.sockets import Socket, dumps, new_session
 
@@ -285,7 +285,7 @@ async def test_a_stale_seq_says_where_the_table_is() -> None:
 
 
 async def test_flooding_is_rate_limited_then_closed(monkeypatch) -> None:
-    from games import consumers
+    from games.socket import table as consumers
 
     monkeypatch.setattr(consumers.TableConsumer, "rate_per_second", 0.001)  # no refill during the test
     table_id, _game_id, sockets, _ = await seated_pair()
@@ -525,7 +525,7 @@ async def test_a_broadcast_reaches_the_sockets_without_a_trip_to_the_database_th
 
 
 async def test_moves_stored_on_move_threads_reach_every_viewer(settings, monkeypatch) -> None:
-    from games import consumers
+    from games.socket import table as consumers
 
     settings.MOVE_THREADS = 2
     monkeypatch.setattr(consumers, "_move_threads", None)

@@ -1,4 +1,4 @@
-"""Games in the dominoes notation (games.export, docs/notation.md): ``/game/<id>/export``
+"""Games in the dominoes notation (games.fairplay.export, docs/notation.md): ``/game/<id>/export``
 and ``/game/<id>/export.json``, and a member's public games as one streamed download.
 A finished game's record is whole and replays to the stored game; a game still on is
 written as the public sees it, whoever asks."""
@@ -10,11 +10,11 @@ import random
 import pytest
 from django.test import Client
 
-from games import selectors, services
+from games.play import selectors, services
 from games.engine import Draw, dump_state, legal_actions
 from games.engine.notation import loads, loads_all, replay_record
 from games.models import Game, Table
-from games.modes import RANKED_MODES
+from games.play.modes import RANKED_MODES
 from games.tests.factories import UserFactory, seed_in_play
 from games.tests.helpers import play_out, ranked_table
 

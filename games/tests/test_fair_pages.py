@@ -8,10 +8,13 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from games import dispatch, review, selectors, signing
+from games import jobs
+from games.coach import services as coach
 from games.engine import Tile
 from games.engine.verify import salted_seed
+from games.fairplay import signing
 from games.models import Game, GameReview, Table
+from games.play import selectors
 from games.tests.factories import UserFactory
 from games.tests.sockets import Socket, new_session_key
 from games.tests.test_hints import HANDS_A, position, table_at
@@ -20,7 +23,7 @@ from games.tests.test_review import finished_computer_game
 
 @pytest.fixture(autouse=True)
 def _quiet(sent) -> None:
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 # -- the private-table form ---------------------------------------------------------------
@@ -86,7 +89,7 @@ def test_the_replay_page_shows_the_links_the_command_and_the_review_when_ready()
     assert key_page["algorithm"] == "Ed25519"
     assert "data-review-pending" in page
     assert game.seed in page
-    review.review_game(game_id=game.pk)
+    coach.review_game(game_id=game.pk)
     fragment = client.get(f"/table/{game.table_id}/review/").content.decode()
     assert "data-review-ready" in fragment
     assert "data-computer-check=\"same\"" in fragment
@@ -178,7 +181,7 @@ def test_the_biggest_mistakes_come_first_and_jump_to_their_position() -> None:
     key = new_session_key()
     for seed in range(8, 30):
         game = finished_computer_game(key=key, seed=seed)
-        review.review_game(game_id=game.pk)
+        coach.review_game(game_id=game.pk)
         data = GameReview.objects.get(game=game).data
         if data["biggest"]:
             break

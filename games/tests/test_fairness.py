@@ -10,11 +10,13 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import dispatch, fairness, selectors, services, signing
+from games import jobs
 from games.engine import PRESETS, commit_seed, legal_actions, new_game, rules_for
 from games.engine.verify import Disagreement, computer_seed, salted_seed, verify_replay
+from games.fairplay import fairness, signing
+from games.live import broadcast
 from games.models import Game, Move, Table
-from games.services import broadcast
+from games.play import selectors, services
 from games.tests.factories import (
     ComputerSeatFactory,
     GuestSeatFactory,
@@ -42,7 +44,7 @@ def finish(game: Game, *, rng: random.Random | None = None) -> list[str]:
     seen = []
     for _ in range(3000):
         with TestCase.captureOnCommitCallbacks(execute=True):
-            dispatch.run_pending()
+            jobs.run_pending()
         game.refresh_from_db()
         seen.append(game.commitment)
         state = selectors.game_state(game)
@@ -62,7 +64,7 @@ def finish(game: Game, *, rng: random.Random | None = None) -> list[str]:
 @pytest.fixture(autouse=True)
 def _quiet(sent, settings) -> None:
     """Broadcasts are collected (``sent``), reviews wait in their queue."""
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 def guest_client(key: str) -> Client:
@@ -145,8 +147,8 @@ def test_every_computer_move_is_published_with_its_version_and_recomputed_as_tha
     """Moves recorded now carry the version of the computer (games.ai.versions); moves
     recorded before have none; a move of a version this code does not run is named,
     not reported as a mismatch, by the verifier and the review, and the file stays signed."""
-    from games import review
     from games.ai import SEARCH_VERSIONS
+    from games.coach import review
 
     settings.AI_BUDGET_MS = 0.2
     game = computer_game(level="hard", preset="duel-block")
@@ -294,8 +296,8 @@ def test_members_seats_do_not_matter_to_the_published_record() -> None:
 
 
 def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() -> None:
-    from games import review
-    from games.services import timers
+    from games.coach import review
+    from games.timers import stand_ins
 
     table = make_table(preset="duel-block", seats=[GuestSeatFactory.build(), GuestSeatFactory.build()])
     game = Game.objects.get(table=table)
@@ -303,10 +305,10 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
         game.refresh_from_db()
         if game.to_move is None:
             break
-        timers.play_for(game_id=game.pk, seat=game.to_move, by="server")
+        stand_ins.play_for(game_id=game.pk, seat=game.to_move, by="server")
         game.refresh_from_db()
         if game.to_move is not None:
-            timers.play_for(game_id=game.pk, seat=game.to_move, by="computer")
+            stand_ins.play_for(game_id=game.pk, seat=game.to_move, by="computer")
     # A move of an older version: "by" without how it was chosen.
     game.refresh_from_db()
     if game.to_move is not None:
@@ -318,7 +320,7 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
     data = fairness.build_replay(game)
     marked = [frame for frame in data["actions"] if "computer" in frame]
     assert marked
-    assert all(frame["computer"]["level"] == timers.STAND_IN_LEVEL for frame in marked)
+    assert all(frame["computer"]["level"] == stand_ins.STAND_IN_LEVEL for frame in marked)
     assert verify_replay(data, computer=True).computer_checked == len(marked)
     checks = review.build_review(game)["computer"]
     assert len(checks) == len(marked)
@@ -329,7 +331,7 @@ def test_moves_the_server_makes_for_a_person_are_published_and_recomputable() ->
 
 
 def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sent) -> None:
-    from games import chain
+    from games.fairplay import move_chain as chain
 
     game = computer_game(preset="classic-draw")
     finish(game, rng=random.Random(5))
@@ -358,8 +360,8 @@ def test_every_state_frame_shows_the_head_that_the_signed_replay_file_proves(sen
 
 
 def test_the_chain_is_computed_once_per_move_from_the_stored_head() -> None:
-    from games import chain
     from games.engine.chain import chain_link
+    from games.fairplay import move_chain as chain
 
     game = computer_game(preset="classic-draw")
     finish(game, rng=random.Random(6))

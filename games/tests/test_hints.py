@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from games import hints, services
+from games.coach import hints
 from games.engine import PRESETS, Play, Tile, apply_action, dump_state, legal_actions, new_game, view_for
 from games.models import Game, Table
+from games.play import services
 from games.tests.engine.helpers import ts
 from games.tests.factories import make_table
 from games.tests.test_fairness import new_session_key
@@ -103,11 +104,11 @@ def test_the_choice_and_the_figures_of_a_hint_come_from_one_search() -> None:
     named after it is the next in that search's ranking, never better on both counts."""
     from random import Random
 
-    from games import analysis
     from games.ai import HardOptions, HardPlayer, choose_action
     from games.ai.base import candidates
     from games.ai.hard import best_of
     from games.ai.knowledge import read_view
+    from games.coach import analysis
     from games.engine import rules_for
 
     checked = 0
@@ -145,6 +146,6 @@ def test_the_choice_and_the_figures_of_a_hint_come_from_one_search() -> None:
 
 
 def review_points(points: float) -> str:
-    from games import review
+    from games.coach import wording
 
-    return review.points_text(points)
+    return wording.points_text(points)

@@ -68,7 +68,7 @@ def test_members_private_tables_count_too() -> None:
 
 
 def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
-    from games import services
+    from games.play import services
 
     settings.TABLES_PER_VISITOR = 2
     guest = Client()
@@ -89,7 +89,7 @@ def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
 def test_a_rematch_of_a_private_table_counts_as_a_new_table(settings) -> None:
     """Against computers at a private table a rematch is made at once: each
     one is a new table, counted like any other (it was not)."""
-    from games import services
+    from games.play import services
     from games.engine import rules_for
 
     settings.TABLES_PER_VISITOR = 3
@@ -115,3 +115,13 @@ def test_a_rematch_of_a_private_table_counts_as_a_new_table(settings) -> None:
     assert answers == [200, 200, 200, 429]
     assert answer.json()["code"] == "rate_limited"
     assert Table.objects.filter(kind=Table.Kind.PRIVATE).count() == 4
+
+
+def test_a_visitor_has_one_name_for_every_counter() -> None:
+    """The table limit and the hint cooldown count a visitor by the same name
+    (games.play.limits.visitor_id): a member by account, a guest by session."""
+    from games.play.limits import visitor_id
+
+    assert visitor_id(user_id=7, session_key="abc") == "user:7"
+    assert visitor_id(user_id=None, session_key="abc") == "guest:abc"
+    assert visitor_id(user_id=None, session_key=None) == "guest:"

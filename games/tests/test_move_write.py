@@ -1,5 +1,5 @@
 """The move's write: two statements, conditional on the game's seq, with the
-game kept in the process between moves (games.services.live).
+game kept in the process between moves (games.play.live_games).
 
 What must hold: of two moves made at once exactly one is stored; an entry
 this process kept is never trusted over the database (a move or an abort
@@ -16,11 +16,11 @@ from unittest.mock import patch
 import pytest
 from django.db import connection
 
-from games import selectors, services
 from games.engine import legal_actions
 from games.models import Game, Move
-from games.services import live
-from games.services import play as play_module
+from games.play import live_games as live
+from games.play import selectors, services
+from games.play.services import moves as play_module
 from games.tests.factories import make_table
 
 pytestmark = [pytest.mark.usefixtures("computer_queue")]
@@ -212,7 +212,7 @@ async def test_a_socket_that_reads_a_live_game_keeps_it_for_the_first_move() -> 
     table_id, game_id, (p0, p1), _ = await seated_pair()
     live.clear()  # as in a process that has just started
     watcher = Socket(table_id, session_key=await new_session())
-    with patch("games.selectors.load_state", wraps=selectors.load_state) as decode:
+    with patch("games.play.selectors.load_state", wraps=selectors.load_state) as decode:
         await watcher.connect()
     assert decode.call_count == 1  # the frames and the kept game share one decoded state
     kept = live.take(game_id)

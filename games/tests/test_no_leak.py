@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors, services
 from games.engine import PRESET_OPTIONS, State, view_for
+from games.live import broadcast
 from games.models import Game
-from games.services import broadcast
+from games.play import selectors, services
 from games.tests.factories import ComputerSeatFactory, make_table
 from games.tests.sockets import Socket, new_session
 
@@ -185,7 +185,7 @@ async def test_every_frame_to_every_player_and_a_spectator_leaks_no_tile(
     """People at every seat play a whole game over the websocket, each from
     the ``legal`` of its own last state; a spectator watches; each socket
     keeps every frame it received."""
-    from games import consumers
+    from games.socket import table as consumers
 
     monkeypatch.setattr(consumers.TableConsumer, "rate_per_second", 1000.0)  # these players are quick
     keys = [await new_session() for _ in range(players)]

@@ -15,7 +15,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from games import fairness, services
+from games.fairplay import fairness
+from games.play import services
 from games.engine import commit_seed, rules_for
 from games.models import Game, SeedOffer, Table
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, UserFactory

@@ -8,9 +8,12 @@ import pytest
 from django.test import Client
 from django.test.testcases import TestCase
 
-from games import analysis, dispatch, review, services, tasks
+from games import jobs, tasks
+from games.coach import analysis, review, review_page
+from games.coach import services as coach
 from games.engine import PRESETS, Play, Tile, new_game, view_for
 from games.models import Game, GameReview, Move, Table
+from games.play import services
 from games.tests.factories import make_table
 from games.tests.test_fairness import finish, new_session_key
 
@@ -19,7 +22,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
 
 @pytest.fixture(autouse=True)
 def _quiet(sent) -> None:
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
 
 
 def finished_computer_game(level: str = "medium", seed: int = 1, key: str | None = None) -> Game:
@@ -37,12 +40,12 @@ def finished_computer_game(level: str = "medium", seed: int = 1, key: str | None
 
 def test_a_finished_game_queues_its_review_once_and_the_task_is_idempotent() -> None:
     game = finished_computer_game()
-    assert list(dispatch.PENDING_REVIEWS) == [game.pk]  # on game_finished, after the commit
+    assert list(jobs.PENDING_REVIEWS) == [game.pk]  # on game_finished, after the commit
     assert tasks.review_game(game.pk) == "reviewed"
     first = GameReview.objects.get(game=game)
     assert first.status == GameReview.Status.READY
     assert tasks.review_game(game.pk) == "exists"
-    assert dispatch.run_pending_reviews() == 1  # the queued one finds it done
+    assert jobs.run_pending_reviews() == 1  # the queued one finds it done
     assert GameReview.objects.filter(game=game).count() == 1
     again = GameReview.objects.get(game=game)
     assert again.data == first.data
@@ -60,8 +63,8 @@ def test_an_unfinished_game_has_no_review() -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         table = make_table(preset="duel-block", kind=Table.Kind.COMPUTER,
                            seats=[services.SeatSpec(guest_key=new_session_key()), services.SeatSpec(level="easy")])
-    assert review.review_game(game_id=table.game.pk) == "not_finished"
-    assert review.review_game(game_id=999_999) == "no_game"
+    assert coach.review_game(game_id=table.game.pk) == "not_finished"
+    assert coach.review_game(game_id=999_999) == "no_game"
     assert not GameReview.objects.exists()
 
 
@@ -91,7 +94,7 @@ def test_every_person_move_with_a_choice_is_reviewed_and_computer_moves_are_reco
 
 
 def test_a_computer_move_that_its_view_does_not_give_is_flagged() -> None:
-    from games import selectors
+    from games.play import selectors
 
     game = finished_computer_game(seed=6)
     for move in Move.objects.filter(game=game, seat=1, kind="play").order_by("seq"):
@@ -120,7 +123,7 @@ def test_the_replay_page_names_the_version_a_computer_move_needs_instead_of_a_mi
 
     key = new_session_key()
     game = finished_computer_game(seed=12, key=key)
-    assert review.review_game(game_id=game.pk) == "reviewed"
+    assert coach.review_game(game_id=game.pk) == "reviewed"
     stored = GameReview.objects.get(game=game)
     rows = stored.data["computer"]
     assert len(rows) >= 3
@@ -135,7 +138,7 @@ def test_the_replay_page_names_the_version_a_computer_move_needs_instead_of_a_mi
             row.pop(field)
         row.update(level=level, same=False, recomputed=other)
     GameReview.objects.filter(pk=stored.pk).update(data=stored.data)
-    context = review.panel_context(game)
+    context = review_page.panel_context(game)
     by_seq = {row["seq"]: row for row in context["computer"]}
     assert (by_seq[first["seq"]]["status"], by_seq[first["seq"]]["needed"]) == ("needs", ["1"])
     assert (by_seq[second["seq"]]["status"], by_seq[second["seq"]]["needed"]) == ("needs", ["1"])
@@ -182,15 +185,15 @@ def test_the_analysis_reads_the_view_and_costs_each_play() -> None:
 
 def test_a_missing_review_is_queued_by_the_sweep_not_by_the_page() -> None:
     game = finished_computer_game(seed=9)
-    dispatch.PENDING_REVIEWS.clear()
+    jobs.PENDING_REVIEWS.clear()
     client = Client()
     assert client.get(f"/table/{game.table_id}/review/").status_code == 200
     assert client.get(f"/table/{game.table_id}/replay/").status_code == 200
-    assert list(dispatch.PENDING_REVIEWS) == []  # rendering a page queues nothing
-    assert dispatch.requeue_missing_reviews() == 1
-    assert list(dispatch.PENDING_REVIEWS) == [game.pk]
-    assert dispatch.run_pending_reviews() == 1
-    assert dispatch.requeue_missing_reviews() == 0
+    assert list(jobs.PENDING_REVIEWS) == []  # rendering a page queues nothing
+    assert coach.requeue_missing_reviews() == 1
+    assert list(jobs.PENDING_REVIEWS) == [game.pk]
+    assert jobs.run_pending_reviews() == 1
+    assert coach.requeue_missing_reviews() == 0
     assert "data-review-ready" in client.get(f"/table/{game.table_id}/review/").content.decode()
 
 
@@ -201,11 +204,11 @@ def test_a_review_being_computed_is_not_computed_twice_until_its_lease_ends(sett
 
     game = finished_computer_game(seed=11)
     GameReview.objects.create(game=game, started_at=timezone.now())  # another task is on it
-    assert review.review_game(game_id=game.pk) == "running"
+    assert coach.review_game(game_id=game.pk) == "running"
     assert GameReview.objects.get(game=game).status == GameReview.Status.PENDING
     GameReview.objects.filter(game=game).update(started_at=timezone.now() - timedelta(hours=1))
-    assert review.review_game(game_id=game.pk) == "reviewed"  # its worker died: taken over
-    assert review.review_game(game_id=game.pk) == "exists"
+    assert coach.review_game(game_id=game.pk) == "reviewed"  # its worker died: taken over
+    assert coach.review_game(game_id=game.pk) == "exists"
     GameReview.objects.filter(game=game).update(status=GameReview.Status.FAILED)
-    assert review.review_game(game_id=game.pk) == "reviewed"
+    assert coach.review_game(game_id=game.pk) == "reviewed"
     assert GameReview.objects.filter(game=game).count() == 1

@@ -7,7 +7,6 @@ import random
 import pytest
 from django.db import transaction
 
-from games import selectors, services
 from games.engine import (
     PRESET_OPTIONS,
     Draw,
@@ -19,8 +18,9 @@ from games.engine import (
     legal_actions,
     view_for,
 )
+from games.live import broadcast
 from games.models import Game, Move, Table
-from games.services import broadcast
+from games.play import selectors, services
 from games.signals import game_finished
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, MemberSeatFactory, make_table
 

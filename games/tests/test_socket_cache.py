@@ -1,4 +1,4 @@
-"""The table sockets share one cache handle (games.cache).
+"""The table sockets share one cache handle (games.live.cache).
 
 Django makes a cache handle per async context, and every websocket is one:
 used from the sockets, ``django.core.cache.cache`` built a handle (with Redis,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import caches
 
-from games import cache as shared_cache
+from games.live import cache as shared_cache
 from games.tests.sockets import Socket, new_session
 from games.tests.test_consumers import seated_pair
 

@@ -1,15 +1,15 @@
 """Frames built to crash the parser, and failures inside a handler: the socket
 answers with an error and lives on, and when it closes nothing is left behind
-(presence rows, spectator counts). Both sockets share this (games.sockets)."""
+(presence rows, spectator counts). Both sockets share this (games.socket.base)."""
 
 from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
 
-from games import consumers
 from games.models import Presence
-from games.sockets import parse_frame
+from games.socket import table as consumers
+from games.socket.base import parse_frame
 from games.tests.sockets import Socket, new_session
 from games.tests.test_consumers import seated_pair
 
@@ -25,7 +25,7 @@ def presence_rows(table_id: int) -> list[tuple[int | None, str]]:
 
 
 def test_the_parser_refuses_a_deep_frame_as_bad_json() -> None:
-    from games.sockets import FrameError
+    from games.socket.base import FrameError
 
     assert len(DEEP) < 4096
     with pytest.raises(FrameError) as refused:

@@ -22,11 +22,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import chain, fairness, selectors, services, signing
+from games.fairplay import move_chain as chain, fairness, signing
+from games.play import selectors, services
 from games.engine import EventKind, dump_state, rules_for
-from games.frames import event_frame
+from games.live.frames import event_frame
 from games.models import Game, Move, Table
-from games.services.play import finish_result
+from games.play.services.moves import finish_result
 from games.verifier import verify_replay
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import dispatch, selectors, services
+from games import jobs
 from games.engine import PlayerView, legal_actions, view_for
 from games.models import Game, Move
+from games.play import resume, selectors, services
 from games.tasks import compute_ai_move, sweep_stalled_games
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, make_table
 
@@ -93,7 +94,7 @@ def test_the_pause_is_slept_by_a_worker_and_timed_in_the_embedded_mode(settings,
     game = computer_to_move_game()
     slept, timers = [], []
     monkeypatch.setattr("games.tasks.time.sleep", slept.append)
-    monkeypatch.setattr(dispatch, "apply_computer_turn_later", timers.append)
+    monkeypatch.setattr(services, "apply_computer_turn_later", timers.append)
     settings.GAMES_DISPATCH = "thread"
     assert compute_ai_move(game.pk, 0) == "scheduled"
     assert slept == []
@@ -147,9 +148,9 @@ def test_the_sweep_requeues_only_games_waiting_for_a_computer(computer_queue) ->
 def test_resume_game_requeues_a_stalled_game_once_a_socket_connects(computer_queue) -> None:
     game = computer_to_move_game()
     computer_queue.PENDING.clear()
-    assert dispatch.resume_game(game.pk) is False  # it just moved: its task may be on its way
+    assert resume.resume_game(game.pk) is False  # it just moved: its task may be on its way
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=1))
-    assert dispatch.resume_game(game.pk) is True
+    assert resume.resume_game(game.pk) is True
     assert list(computer_queue.PENDING) == [(game.pk, 0)]
 
 
@@ -158,22 +159,22 @@ def test_with_a_broker_the_turn_goes_to_celery(settings, monkeypatch) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = False
     sent = []
     monkeypatch.setattr(compute_ai_move, "apply_async", lambda args: sent.append(args))
-    dispatch.queue_computer_turn(7, 3)
+    jobs.queue_computer_turn(7, 3)
     assert sent == [(7, 3)]
 
     def broker_down(args):
         raise ConnectionError("no broker")
 
     monkeypatch.setattr(compute_ai_move, "apply_async", broker_down)
-    dispatch.queue_computer_turn(7, 4)  # logged; the sweep will requeue it
+    jobs.queue_computer_turn(7, 4)  # logged; the sweep will requeue it
 
 
 def test_embedded_mode_uses_the_thread_pool(settings) -> None:
     settings.GAMES_DISPATCH = "auto"
     settings.CELERY_TASK_ALWAYS_EAGER = True
-    assert dispatch.mode() == "thread"
+    assert jobs.mode() == "thread"
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    assert dispatch.mode() == "celery"
+    assert jobs.mode() == "celery"
 
 
 def test_the_sweep_deals_for_tables_without_people_between_rounds(computer_queue) -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.review import points_text
+from games.coach.wording import points_text
 
 ROOT = Path(__file__).resolve().parents[2]
 

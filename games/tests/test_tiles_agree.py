@@ -1,5 +1,5 @@
 """The tiles drawn in the browser (static/js/tiles.js) and on the server
-(games/tiles_svg.py) are the same picture: every tile of the double-six set,
+(games/pages/tiles_svg.py) are the same picture: every tile of the double-six set,
 lying and standing, with and without a label, element by element and
 attribute by attribute (the pip layout included), once the server's
 references to the shapes it holds once per page (``<use>`` of
@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
-from games.tiles_svg import tile_svg, tile_symbols
+from games.pages.tiles_svg import tile_svg, tile_symbols
 
 TILES_JS = Path(__file__).resolve().parents[2] / "static" / "js" / "tiles.js"
 CASES = [

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import services
 from games.models import Game, Table
+from games.play import services
 from games.tests.factories import UserFactory, make_table
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue", "english_afterwards")]
@@ -343,10 +343,10 @@ def test_the_home_page_offers_one_tap_games_and_a_custom_one(client: Client) -> 
 def test_each_quick_start_starts_its_game_at_once(
     client: Client, key: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games.modes import RANKED_MODES
+    from games.play.modes import RANKED_MODES
 
     # A fixed deal: about one block duel in 200 is over at the deal (the next test).
-    monkeypatch.setattr("games.services.tables.new_seed", lambda: "quick-start-deal")
+    monkeypatch.setattr("games.play.services.tables.new_seed", lambda: "quick-start-deal")
     html = client.get("/").content.decode()
     response = client.post("/play/computer/", quick_form(html, key))
     table = Table.objects.get()
@@ -364,9 +364,9 @@ def test_a_block_duel_dealt_so_that_nobody_can_follow_the_opening_is_over_at_onc
     """Without a boneyard, a deal where neither hand can follow the opening
     double ends the round, blocked, before anyone moves: the game is shown
     over, scored as the rules say."""
-    from games import selectors
+    from games.play import selectors
 
-    monkeypatch.setattr("games.services.tables.new_seed", lambda: "blocked-deal-254")
+    monkeypatch.setattr("games.play.services.tables.new_seed", lambda: "blocked-deal-254")
     html = client.get("/").content.decode()
     response = client.post("/play/computer/", quick_form(html, "duel-block"))
     table = Table.objects.get()

@@ -1,5 +1,5 @@
-"""Waiting tables (games.services.waiting) and one game at a time
-(games.services.seats): the one way every app seats people at a table that
+"""Waiting tables (games.play.services.waiting) and one game at a time
+(games.play.services.seats): the one way every app seats people at a table that
 fills before it starts, and the rule of the data that a member holds one game."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import selectors, services
+from games.play import selectors, services
 from games.engine import rules_for
 from games.models import Game, Seat, Table
-from games.services import waiting
+from games.play.services import waiting
 from games.signals import waiting_seat_left, waiting_seat_taking, waiting_table_closed
 from games.tests.factories import UserFactory
 from games.tests.helpers import ranked_table

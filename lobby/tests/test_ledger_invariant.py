@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services as game_services
 from games.models import Table
 from games.tests.helpers import play_past_the_opening
+from games.play import services as game_services
 from lobby import chips, room_tables, rooms
 from lobby.models import ChipWallet
 

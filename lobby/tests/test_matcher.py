@@ -17,8 +17,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Rating
-from games.locks import try_lock
 from games.models import Seat
+from games.play.locks import try_lock
 from lobby import services as matchmaking
 from lobby.models import QueueEntry
 

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from games import services as game_services
+from games.play import services as game_services
 from games.models import Seat, Table
 from lobby import chips, private, room_tables, rooms, selectors, services
 from lobby.models import ChipWallet, QueueEntry

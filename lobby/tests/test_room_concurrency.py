@@ -13,8 +13,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from games import services as game_services
 from games.models import Seat
+from games.play import services as game_services
 from games.signals import game_finished
 from games.tests.helpers import play_past_the_opening
 from lobby import chips, receivers, room_tables, rooms

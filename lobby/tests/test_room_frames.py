@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import selectors as game_selectors
-from games import services as game_services
+from games.play import selectors as game_selectors
+from games.play import services as game_services
 from games.engine import Play, legal_actions
 from games.models import Game, Table
 from games.tests.helpers import play_past_the_opening
+from games.models import Table
+from games.play import services as game_services
 from games.tests.sockets import Socket, new_session_key
 from lobby import private, room_selectors, room_tables
 from lobby.models import RoomTable
@@ -177,7 +179,7 @@ async def test_a_settlement_that_outruns_the_game_over_waits_for_it(monkeypatch:
     """With a broker the settlement is a task of another process: its notice
     may reach the layer before the game's own broadcast does (or that one is
     lost). The socket then sends the game's end first, from the move log."""
-    from games.services import broadcast as table_broadcast
+    from games.live import broadcast as table_broadcast
 
     alice, bob = await member("alice"), await member("bob")
     table = await database_sync_to_async(room_duel)(alice, bob)
@@ -205,7 +207,7 @@ async def test_a_settlement_that_outruns_the_game_over_waits_for_it(monkeypatch:
 async def test_the_game_over_is_queued_before_the_news_of_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """In the process that ended the game, its frames are handed to the layer
     before anything game_finished's receivers announce (on_commit order)."""
-    from games.services import broadcast as table_broadcast
+    from games.live import broadcast as table_broadcast
 
     alice, bob = await member("alice"), await member("bob")
     table = await database_sync_to_async(room_duel)(alice, bob)

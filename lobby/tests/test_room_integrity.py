@@ -13,9 +13,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import services as game_services
+from games.play import services as game_services
 from games.models import Game, Table
-from games.services import timers
+from games.timers import services as timers
 from games.tests.helpers import play_out, play_past_the_opening
 from lobby import chips, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable

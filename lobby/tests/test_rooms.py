@@ -9,10 +9,11 @@ import itertools
 
 import pytest
 
-from games import services as game_services
 from games.models import Game, Seat, Table
-from games.services import timers
+from games.timers import services as timers
 from games.tests.helpers import play_past_the_opening
+from games.play import services as game_services
+from games.timers import expiry
 from lobby import chips, periodic, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 
@@ -296,13 +297,13 @@ def test_an_abandonment_by_the_timer_pays_the_one_who_stayed(make_member, commit
     room_tables.join_table(table_id=table.pk, user=bob)
     play_past_the_opening(table)
     with commit():
-        timers.abandon(game_id=table.game.pk, seat=0)
+        expiry.abandon(game_id=table.game.pk, seat=0)
     assert balance(alice) == 980
     assert balance(bob) == 1018
 
 
 def test_hints_are_refused_at_room_tables(make_member) -> None:
-    from games import hints
+    from games.coach import hints
 
     alice, bob = make_member("alice"), make_member("bob")
     table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=0)

@@ -1,4 +1,4 @@
-"""The lobby socket shares the table socket's guards (games.sockets): a frame
+"""The lobby socket shares the table socket's guards (games.socket.base): a frame
 built to crash the parser is refused and the socket lives on; closing it
 leaves no presence behind."""
 
@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games import presence
+from games.live import presence
 from games.models import Presence
 from games.tests.test_socket_failures import DEEP
 from lobby.consumers import LobbyConsumer

@@ -13,9 +13,9 @@ from django.utils import translation
 
 from games.ai import LEVELS
 from games.engine import PRESET_OPTIONS, PRESETS, TILES, rules_for
-from games.fairness import VERIFY_COMMAND
-from games.modes import RANKED_MODES
-from games.variants import rules_url_for
+from games.fairplay.fairness import VERIFY_COMMAND
+from games.play.modes import RANKED_MODES
+from games.play.variants import rules_url_for
 from rules_guide import facts
 from rules_guide.tests.html import Node, parse
 from rules_guide.views import SECTIONS
@@ -103,7 +103,7 @@ def test_french_page_has_no_english_sentence_left(client: Client) -> None:
     main_fr = fr.one("main")
     english = {text for text in main_en.texts() if len(text) >= 12 and " " in text}
     french = set(main_fr.texts())
-    # The ranked modes' names belong to games.modes (and its catalogue), not to the guide's.
+    # The ranked modes' names belong to games.play.modes (and its catalogue), not to the guide's.
     allowed = {f"{VERIFY_COMMAND} replay.json"} | {str(mode.label) for mode in RANKED_MODES.values()}
     leftovers = sorted((english & french) - allowed)
     assert not leftovers, leftovers
@@ -301,7 +301,7 @@ def test_the_page_is_light_and_every_tile_draws_from_the_shared_shapes(client: C
     """The guide's 459 tiles drew their own pips: 6,843 elements in all
     (docs/architecture.md, "Tiles"). Each tile now references the page's
     shared shapes: its <svg>, its frame and one <use> per half with pips."""
-    from games.tiles_svg import PIP_LAYOUT
+    from games.pages.tiles_svg import PIP_LAYOUT
 
     tree, _html = get_page(client, "en")
     elements = sum(1 for node in tree.iter() if node.tag != "#root")

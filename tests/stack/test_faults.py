@@ -35,7 +35,7 @@ SLOW_MOVE_MS = 6000
 REPLAY_CHECK = """
 from games.engine import dump_state, view_for
 from games.models import Game, Move
-from games.selectors import game_state, rebuild_state
+from games.play.selectors import game_state, rebuild_state
 game = Game.objects.get(table_id={table_id})
 moves = list(Move.objects.filter(game=game).order_by("seq").values("seq", "seat", "kind", "payload"))
 replayed = rebuild_state(game)
@@ -51,7 +51,7 @@ result = {{
 SHARED_TABLE = """
 from games.engine import rules_for
 from games.models import Seat, Table
-from games.services import SeatSpec, create_table
+from games.play.services import SeatSpec, create_table
 keys = [Seat.objects.get(table_id=table_id, number=0).guest_key for table_id in {tables}]
 table = create_table(
     kind=Table.Kind.PRIVATE, rules=rules_for("duel-block", players=2, target=0), preset="duel-block",

@@ -24,8 +24,9 @@ QUEUES = "celery,periodic"
 # 38 chips of a 40-chip pot). The end of the game queues the settlement task.
 PLAY_AND_RESIGN = """
 from django.contrib.auth import get_user_model
-from games import services
+from games.play import services
 from games.tests.helpers import play_past_the_opening
+from games.play import services
 from lobby import room_tables
 User = get_user_model()
 alice = User.objects.create_user(username="alice{n}", password="x")
@@ -115,7 +116,7 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         blocker.execute("BEGIN")
         blocker.execute("SELECT balance FROM lobby_chipwallet WHERE user_id = %s FOR UPDATE", (game["bob"],))
         stack.django(
-            f"from games import services\nfrom games.models import Game\n"
+            f"from games.play import services\nfrom games.models import Game\n"
             f"services.resign(game_id=Game.objects.get(table_id={game['table']}).pk, seat=1)"
         )
         received = wait_for_log(stack, r"Task lobby\.tasks\.settle_room_table\[([0-9a-f-]+)\] received", start=start)

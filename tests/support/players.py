@@ -27,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
 TABLE_PATH = re.compile(r"/table/(\d+)/")
 # After a "rate_limited" error: the server warns at most once a second and
-# refills 20 tokens a second (games.consumers).
+# refills 20 tokens a second (games.socket.table).
 RATE_LIMITED_PAUSE = 1.0
 
 

@@ -20,12 +20,12 @@ ROOT = Path(__file__).resolve().parents[3]
 # not compile the core: what it loaded, what it compiled, and the actions it chose.
 DECISIONS = """
 import json
-from games.ai import _kernels, choose_action, core
+from games.ai import _kernels, choose_action, core, warm
 from games.engine import action_to_json, apply_action, new_game, view_for
 from games.tests.ai.helpers import every_setup
 
 core.forbid_compiling()
-loaded = core.load()
+loaded = warm.load()
 actions = []
 for label, rules in every_setup():
     state = new_game(rules, seed="build-" + label)

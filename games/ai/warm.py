@@ -1,0 +1,51 @@
+"""Loading the compiled core (``games.ai.core``) ahead of a first decision.
+
+Apart from the core because it plays a decision of the hard level, which uses
+the core: the core does not import the players. ``load()`` is what the
+processes that decide call as they start (the web processes from
+``config/asgi.py``, the workers on ``worker_init``, the build step
+``python -m games.ai.build``, the tests' session fixture); docs/ai.md."""
+
+from __future__ import annotations
+
+from random import Random
+
+from games.engine import apply_action, new_game, rules_for, view_for
+
+from . import core
+from .base import candidates
+from .hard import HardOptions, HardPlayer
+from .knowledge import read_view
+from .medium import MediumPlayer
+
+
+def load() -> str:
+    """``games.ai.core.load`` with the decisions of ``_exercise``: load the compiled
+    functions now (compiling those missing unless compiling is forbidden). Returns
+    ``core.status()``."""
+    return core.load(_exercise)
+
+
+def _exercise() -> bool:
+    """A small decision that goes through each entry point (a block duel; a draw game of
+    four), each at its first position with a choice between plays. False if one
+    was missing from the cache where compiling is forbidden."""
+
+    player = HardPlayer(options=HardOptions(budget_ms=0.5))
+    medium = MediumPlayer()
+    k = core._kernels()
+    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 4, False)):
+        state = new_game(rules_for(preset, players=players, teams=teams), seed="core-build")
+        rng = Random(0)
+        while not state.round_over:
+            view = view_for(state, state.to_move)
+            if len(candidates(list(view.legal), read_view(view))) > 1:
+                player.choose(view, rng)
+                break
+            state = apply_action(state, medium.choose(view, rng))
+        if core.status() == "unbuilt":
+            return False
+    missing = [name for name in core.ENTRY_POINTS if not getattr(k, name).signatures]
+    if missing:
+        raise RuntimeError(f"the build's decisions never reached {', '.join(missing)}")
+    return True

@@ -1,0 +1,64 @@
+"""The post-game review as the replay page shows it (read only: a missing
+review is queued by the periodic sweep, ``games.coach.services``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from games.coach.review import MISTAKE_POINTS, computer_status
+from games.coach.wording import action_text, points_text
+from games.models import Game, GameReview
+from games.play import selectors
+from games.play.modes import LEVEL_LABELS
+
+
+def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) -> dict[str, Any]:
+    return {
+        **item,
+        "name": names.get(item["seat"], str(item["seat"])),
+        "played_text": action_text(item["played"]),
+        "best_text": action_text(item["best"]) if "best" in item else "",
+        "recomputed_text": action_text(item["recomputed"]) if item.get("recomputed") else "",
+        "cost_text": points_text(-item.get("cost", 0.0)),
+        "big": item["seq"] in biggest,
+        "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
+    }
+
+
+def panel_context(game: Game) -> dict[str, Any]:
+    """The review as the replay page shows it (read only: a missing review is
+    queued by the periodic sweep, ``games.coach.selectors.missing_reviews``)."""
+    review = GameReview.objects.filter(game=game).first()
+    names = {player["seat"]: player["name"] for player in selectors.table_players(game.table)}
+    ready = review is not None and review.status == GameReview.Status.READY and review.data is not None
+    data: dict[str, Any] = (review.data or {}) if ready and review is not None else {}
+    biggest = data.get("biggest", [])
+    moves = [_row(item, names, biggest) for item in data.get("moves", [])]
+    by_seq = {row["seq"]: row for row in moves}
+    summary = [
+        {"seat": int(seat), "name": names.get(int(seat), seat), **row}
+        for seat, row in sorted(data.get("summary", {}).items(), key=lambda item: int(item[0]))
+    ]
+    computer = []
+    for item in data.get("computer", []):
+        status, needed = computer_status(item)
+        level = str(item.get("level") or "")
+        computer.append({**_row(item, names, ()), "status": status, "needed": needed,
+                         "needed_text": " / ".join(needed), "level_text": LEVEL_LABELS.get(level, level)})
+    recomputed = [row for row in computer if row["status"] != "needs"]
+    return {
+        "game": game,
+        "table": game.table,
+        "review_ready": ready,
+        "review_failed": review is not None and review.status == GameReview.Status.FAILED,
+        "moves": moves,
+        "biggest": [by_seq[seq] for seq in biggest if seq in by_seq],
+        "summary": summary,
+        "computer": computer,
+        "computer_recomputed": recomputed,
+        "computer_all_same": all(row["same"] for row in recomputed),
+        "computer_same": sum(1 for row in recomputed if row["same"]),
+        "computer_unchecked": [row for row in computer if row["status"] == "needs"],
+        "mistake_points": MISTAKE_POINTS,
+    }

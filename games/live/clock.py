@@ -1,0 +1,143 @@
+"""The turn clock of tables with at least two people, as everyone sees it:
+reads only (what the clock shows; the actions when it runs out are
+``games.timers``). The rules:
+
+- Each turn of a person has ``TURN_SECONDS`` (shown to everyone: the
+  ``clock`` of the table facts). A turn starts when the previous event was
+  stored (``Game.updated_at``). When it runs out, the server plays for them:
+  the forced draw or pass, else the computer's choice (``by="server"``).
+- A player whose sockets are all closed is *away*. On their own turn they
+  get a grace period (``GRACE_SECONDS`` from the start of the turn) to come
+  back; after it, in a duel the opponent may claim the win (``claim_win``;
+  the game ends as an abandonment after ``ABANDON_SECONDS`` if nobody claims),
+  and at three or four players (or pairs) a computer takes the seat
+  (``games.models.StandIn``) until they return.
+- Between rounds the next round is dealt after ``NEXT_ROUND_SECONDS`` if
+  nobody asked for it.
+- A game left by a member counts against them: a resignation or a claimed
+  win ranks them last and adds one to their abandoned games (the
+  ``seat_abandoned`` signal, games.signals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.live.presence import live_presence
+from games.models import Game, Seat, Table
+
+
+def _seconds(name: str, default: float) -> timedelta:
+    return timedelta(seconds=float(getattr(settings, name, default)))
+
+
+def turn_time() -> timedelta:
+    return _seconds("TURN_SECONDS", 30)
+
+
+def grace_time() -> timedelta:
+    return _seconds("DISCONNECT_GRACE_SECONDS", 60)
+
+
+def abandon_time() -> timedelta:
+    return _seconds("ABANDON_SECONDS", 300)
+
+
+def next_round_time() -> timedelta:
+    return _seconds("NEXT_ROUND_SECONDS", 20)
+
+
+# --- Who is at the table ------------------------------------------------------
+
+
+def connected_seats(table_id: int) -> set[int]:
+    """Seats with at least one open table socket (games.models.Presence)."""
+    seats = live_presence().filter(table_id=table_id, seat__isnull=False).values_list("seat", flat=True)
+    return {seat for seat in seats if seat is not None}
+
+
+def human_seats(table_id: int) -> list[Seat]:
+    return [seat for seat in Seat.objects.filter(table_id=table_id).order_by("number") if seat.is_human]
+
+
+def timed(table: Table, humans: int) -> bool:
+    """Timers apply to live tables with at least two people."""
+    return humans >= 2 and table.kind != Table.Kind.COMPUTER
+
+
+# --- What everyone sees ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clock:
+    seat: int | None  # the person to act, or None between rounds
+    deadline: datetime  # the turn's end (or the automatic next round)
+    grace_deadline: datetime | None  # when an away player's grace ends
+    away: tuple[int, ...]  # seats of people with no live socket
+    claimable: bool  # a duel opponent may claim the win now
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "deadline": self.deadline.isoformat(),
+            "deadline_ms": int(self.deadline.timestamp() * 1000),
+            "turn_seconds": int(turn_time().total_seconds()),
+            "grace_deadline_ms": None
+            if self.grace_deadline is None
+            else int(self.grace_deadline.timestamp() * 1000),
+            "away": list(self.away),
+            "claimable": self.claimable,
+        }
+
+
+def clock_for(
+    table: Table,
+    game: Game,
+    *,
+    now: datetime | None = None,
+    humans: Collection[int] | None = None,
+    connected: Collection[int] | None = None,
+) -> Clock | None:
+    """The timer of a live game, or None (no timer, or nothing to wait for).
+    ``humans``: the seats held by people, ``connected``: the seats with a
+    live socket (``connected_seats``), when the caller has read them."""
+    if game.finished or game.state is None or table.status != Table.Status.PLAYING:
+        return None
+    if humans is None:
+        humans = {seat.number for seat in human_seats(table.pk)}
+    humans = set(humans)
+    if not timed(table, len(humans)):
+        return None
+    now = now or timezone.now()
+    started = game.updated_at or now
+    away = tuple(sorted(humans - set(connected_seats(table.pk) if connected is None else connected)))
+    if game.to_move is None:
+        if not game.round_over:
+            return None
+        return Clock(None, started + next_round_time(), None, away, False)
+    if game.to_move not in humans:
+        return None
+    grace = started + grace_time() if game.to_move in away else None
+    claimable = bool(grace and now >= grace and is_duel(game, humans))
+    return Clock(game.to_move, started + turn_time(), grace, away, claimable)
+
+
+def clock_facts(
+    table: Table, game: Game, humans: Collection[int] | None = None, connected: Collection[int] | None = None
+) -> dict[str, Any]:
+    """``{"clock": {...} | None}`` for the table facts of every frame
+    (games.play.selectors.table_facts): the state frames carry the timer."""
+    if table.kind == Table.Kind.COMPUTER or game.finished or game.state is None:
+        return {"clock": None}
+    clock = clock_for(table, game, humans=humans, connected=connected)
+    return {"clock": None if clock is None else clock.to_dict()}
+
+
+def is_duel(game: Game, humans: set[int]) -> bool:
+    return int(game.rules.get("players", 0)) == 2 and len(humans) == 2
