@@ -10,9 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
-from games.play import selectors
 from games.engine import Event, EventKind, Rules, State
-from games.engine import Rules, State
 from games.models import Game, Move, Table
 from games.play import selectors
 from games.play.modes import RANKED_MODES

@@ -17,7 +17,6 @@ from accounts.hooks import profile_panels
 from accounts.ratings import PROVISIONAL_SIGMA
 from games.fairplay import export
 from games.play.modes import RANKED_MODES
-from games.play.modes import RANKED_MODES
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:

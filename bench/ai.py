@@ -33,8 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.ai import DEFAULT_BUDGET_MS, choose_action  # noqa: E402
-from games.ai import warm  # noqa: E402
+from games.ai import (  # noqa: E402
+    DEFAULT_BUDGET_MS,
+    choose_action,
+    warm,
+)
 from games.engine import Rules, State, apply_action, new_game, rules_for, view_for  # noqa: E402
 
 # (label, preset, players, teams)

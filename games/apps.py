@@ -6,9 +6,9 @@ from typing import Any
 from django.apps import AppConfig
 from django.conf import settings
 
-logger = logging.getLogger(__name__)
-
 from games import jobs
+
+logger = logging.getLogger(__name__)
 
 
 class GamesConfig(AppConfig):

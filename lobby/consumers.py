@@ -24,11 +24,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from games.live import presence
-from games.models import Table
-from games.play.modes import RANKED_MODES
-from games.socket.base import JsonSocket, socket_language
-from games.live import presence
 from games.live import services as live_services
+from games.models import Table
 from games.play.modes import RANKED_MODES
 from games.socket.base import JsonSocket, socket_language
 from lobby import broadcast, periodic, room_tables, rooms, selectors, services

@@ -17,10 +17,7 @@ from accounts.selectors import ratings_in_mode
 from games.live.presence import live_presence
 from games.models import Game, Seat, Table
 from games.play.modes import MODE_KEYS, RANKED_MODES
-from games.live.presence import live_presence
 from games.play.selectors import current_table, game_state, seat_names
-from games.play.modes import MODE_KEYS, RANKED_MODES
-from games.play.selectors import game_state, seat_names
 from lobby.models import Invitation, QueueEntry
 
 

@@ -25,12 +25,10 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import are_friends, display_rating_of
 from games.models import Table
+from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import current_tables
 from games.play.services import InGame, SeatSpec, create_table
-from games.play.locks import try_lock
-from games.play.modes import RANKED_MODES, RankedMode
-from games.play.services import SeatSpec, create_table
 from lobby import broadcast, private, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import Invitation, QueueEntry

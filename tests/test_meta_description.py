@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from games.play import services
 from games.models import Table
+from games.play import services
 from games.tests.factories import UserFactory, make_table
 
 pytestmark = pytest.mark.django_db

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from accounts import ratings, services
 from accounts.models import RatedGame, Rating, RatingChange
-from games.play import services as game_services
 from games.models import Game, Table
+from games.play import services as game_services
 from games.tests.helpers import play_past_the_opening, ranked_table
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,8 @@ import pytest
 from accounts import ratings, services
 from accounts.models import Profile, RatedGame, Rating, RatingChange
 from games.models import Game, Table
-from games.tests.helpers import play_out, play_past_the_opening, ranked_table
 from games.play import services as game_services
-from games.tests.helpers import play_out, ranked_table
+from games.tests.helpers import play_out, play_past_the_opening, ranked_table
 
 pytestmark = pytest.mark.django_db
 

@@ -17,9 +17,6 @@ from typing import Any
 from games.engine import Draw, Event, apply_action, legal_actions, new_game, rules_for
 from games.engine.chain import chain_genesis, event_link
 from games.live.frames import move_frames, snapshot_frames
-from games.engine import Draw, Pass, Play, apply_action, legal_actions, new_game, rules_for
-from games.engine.chain import chain_genesis, chain_link
-from games.live.frames import move_frames, snapshot_frames
 
 Frames = list[dict[str, Any]]
 

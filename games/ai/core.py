@@ -27,9 +27,9 @@ import importlib.util
 import logging
 import os
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from random import Random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .sim import N_TILES, NUM, OTHER_ROWS, PIPS, TILES

@@ -15,9 +15,9 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from games.fairplay import fairness
 from games.engine import Event, Rules, new_game
 from games.engine.notation import Record, dumps, record_of, token
+from games.fairplay import fairness
 from games.models import Game, Seat, Table
 
 SITE = "Dominoes club"

@@ -26,12 +26,10 @@ from typing import Any
 
 from django.utils import timezone
 
-from games.fairplay import move_chain as chain, signing
 from games.engine import Event, Rules, commit_seed
+from games.fairplay import move_chain, signing
 from games.models import Game, Move, Seat, SeedOffer, Table
 from games.verifier import FORMAT
-from games.fairplay import move_chain, signing
-from games.models import Game, Move, Seat, Table
 
 VERIFY_COMMAND = "python -m games.engine.verify"
 SALT_MAX_LENGTH = 64

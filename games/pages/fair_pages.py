@@ -18,11 +18,8 @@ from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from games.fairplay import export, fairness, signing
-from games.coach import review
-from games.play import selectors
 from games.coach import review_page
-from games.fairplay import fairness, signing
+from games.fairplay import export, fairness, signing
 from games.models import Game, Table
 from games.play import selectors
 

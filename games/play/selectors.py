@@ -14,23 +14,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.fairplay import move_chain as chain
-from games.live.clock import clock_facts
-from games.engine import Event, Rules, State, computer_seed, load_state, new_game
-from games.live.frames import Frame, move_frames, snapshot_frames
 from games.engine import (
-    Draw,
-    Pass,
-    Play,
+    Event,
     Rules,
     State,
-    Tile,
-    agree_draw,
-    apply_action,
+    computer_seed,
     load_state,
     new_game,
-    next_round,
-    resign,
 )
 from games.fairplay import move_chain
 from games.live.clock import clock_facts

@@ -8,7 +8,6 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from games.pages.tiles_svg import tile_svg, tile_symbols
-from games.pages.tiles_svg import tile_svg
 
 register = template.Library()
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.play import selectors, services
 from games.engine import Play, legal_actions
-from games.engine import legal_actions
 from games.models import Game, Table
 from games.play import selectors, services
 from games.play.modes import RANKED_MODES

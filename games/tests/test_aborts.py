@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from games.live import frames
-from games.play import selectors, services
 from games.models import Game
+from games.play import selectors, services
 from games.tests.factories import UserFactory
 from games.tests.helpers import play_past_the_opening, ranked_table
 

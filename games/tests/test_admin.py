@@ -11,7 +11,6 @@ from django.test import Client
 
 from games.engine import legal_actions
 from games.models import Game, GameReview, Move, Presence, Seat, Table
-from games.models import Game, Move, Table
 from games.play import selectors, services
 from games.tests.factories import UserFactory, make_table
 

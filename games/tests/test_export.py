@@ -10,10 +10,10 @@ import random
 import pytest
 from django.test import Client
 
-from games.play import selectors, services
 from games.engine import Draw, dump_state, legal_actions
 from games.engine.notation import loads, loads_all, replay_record
 from games.models import Game, Table
+from games.play import selectors, services
 from games.play.modes import RANKED_MODES
 from games.tests.factories import UserFactory, seed_in_play
 from games.tests.helpers import play_out, ranked_table

@@ -89,8 +89,8 @@ def test_a_rematch_against_the_computer_counts_as_a_new_table(settings) -> None:
 def test_a_rematch_of_a_private_table_counts_as_a_new_table(settings) -> None:
     """Against computers at a private table a rematch is made at once: each
     one is a new table, counted like any other (it was not)."""
-    from games.play import services
     from games.engine import rules_for
+    from games.play import services
 
     settings.TABLES_PER_VISITOR = 3
     user = UserFactory()

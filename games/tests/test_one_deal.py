@@ -15,10 +15,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from games.fairplay import fairness
-from games.play import services
 from games.engine import commit_seed, rules_for
+from games.fairplay import fairness
 from games.models import Game, SeedOffer, Table
+from games.play import services
 from games.tests.factories import ComputerSeatFactory, GuestSeatFactory, UserFactory
 
 RULES = rules_for("classic-draw", players=2, teams=False, target=50)

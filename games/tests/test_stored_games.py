@@ -22,11 +22,12 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.fairplay import move_chain as chain, fairness, signing
-from games.play import selectors, services
 from games.engine import EventKind, dump_state, rules_for
+from games.fairplay import fairness, signing
+from games.fairplay import move_chain as chain
 from games.live.frames import event_frame
 from games.models import Game, Move, Table
+from games.play import selectors, services
 from games.play.services.moves import finish_result
 from games.verifier import verify_replay
 

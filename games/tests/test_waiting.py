@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.play import selectors, services
 from games.engine import rules_for
 from games.models import Game, Seat, Table
+from games.play import selectors, services
 from games.play.services import waiting
 from games.signals import waiting_seat_left, waiting_seat_taking, waiting_table_closed
 from games.tests.factories import UserFactory

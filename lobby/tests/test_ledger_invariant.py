@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.models import Table
-from games.tests.helpers import play_past_the_opening
 from games.play import services as game_services
+from games.tests.helpers import play_past_the_opening
 from lobby import chips, room_tables, rooms
 from lobby.models import ChipWallet
 

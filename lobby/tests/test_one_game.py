@@ -12,8 +12,8 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from games.play import services as game_services
 from games.models import Seat, Table
+from games.play import services as game_services
 from lobby import chips, private, room_tables, rooms, selectors, services
 from lobby.models import ChipWallet, QueueEntry
 from lobby.tests.test_lobby import connect, member, receive_type

@@ -8,13 +8,11 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games.play import selectors as game_selectors
-from games.play import services as game_services
 from games.engine import Play, legal_actions
 from games.models import Game, Table
-from games.tests.helpers import play_past_the_opening
-from games.models import Table
+from games.play import selectors as game_selectors
 from games.play import services as game_services
+from games.tests.helpers import play_past_the_opening
 from games.tests.sockets import Socket, new_session_key
 from lobby import private, room_selectors, room_tables
 from lobby.models import RoomTable

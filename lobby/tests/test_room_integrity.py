@@ -13,10 +13,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.play import services as game_services
 from games.models import Game, Table
-from games.timers import services as timers
+from games.play import services as game_services
 from games.tests.helpers import play_out, play_past_the_opening
+from games.timers import expiry as timers
 from lobby import chips, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 

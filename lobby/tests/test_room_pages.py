@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.models import Table
-from games.tests.helpers import play_out, play_past_the_opening
 from games.play import services as game_services
+from games.tests.helpers import play_out, play_past_the_opening
 from lobby import chips, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable
 

@@ -10,9 +10,8 @@ import itertools
 import pytest
 
 from games.models import Game, Seat, Table
-from games.timers import services as timers
-from games.tests.helpers import play_past_the_opening
 from games.play import services as game_services
+from games.tests.helpers import play_past_the_opening
 from games.timers import expiry
 from lobby import chips, periodic, room_tables, rooms
 from lobby.models import ChipEntry, ChipWallet, RoomTable

@@ -45,7 +45,6 @@ from games.fairplay import move_chain
 from games.live import broadcast, clock
 from games.live.presence import PRESENCE_TTL
 from games.models import Game, Move, Presence, Table
-from games.live.presence import PRESENCE_TTL
 from games.outcome import ended_at_opening, rounds_played
 from games.play import live_games, selectors
 from games.play.services import seats as one_game

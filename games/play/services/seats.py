@@ -27,7 +27,6 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from games.models import Seat, Table
-
 from games.play.services.errors import InGame
 
 # Kinds of tables whose seats are games (a computer table never is).

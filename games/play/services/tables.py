@@ -23,7 +23,7 @@ from games.models import Game, Seat, Table
 from games.play import selectors
 from games.play.services import seats as one_game
 from games.play.services.errors import GameNotLive, NotAllowed
-from games.play.services.moves import after_commit_work, finish_game
+from games.play.services.moves import after_commit_work, announce_finished, finish_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +196,6 @@ def start_game(*, table: Table) -> Game:
             )
         )
         if state.game_over:
-            from .play import announce_finished
-
             announce_finished(game=game, table=locked_table)  # after the snapshot that shows the end
     return game
 

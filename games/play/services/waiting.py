@@ -36,12 +36,11 @@ from django.utils.translation import gettext as _
 from games.ai import LEVELS
 from games.engine import Rules
 from games.models import Game, Seat, Table
-from games.signals import waiting_seat_left, waiting_seat_taking, waiting_table_closed
-
 from games.play.services import seats as one_game
 from games.play.services.errors import SeatRefused
 from games.play.services.moves import abort_game
 from games.play.services.tables import SeatSpec, create_table, start_game
+from games.signals import waiting_seat_left, waiting_seat_taking, waiting_table_closed
 
 
 @dataclass(frozen=True)
