@@ -26,3 +26,9 @@ seat_abandoned = Signal()
 # shows a room table's stake, payouts and the players' levels). Arguments:
 # request, table. Each receiver returns rendered HTML (safe) or "".
 table_page_panels = Signal()
+
+# The table page asks the apps above for the viewer's preferences (a
+# member's settings: accounts). Arguments: request, table. Each receiver
+# returns a dict or None; the page's config carries their union as
+# "preferences" (null for a guest, whose switches stay in their browser).
+table_page_preferences = Signal()

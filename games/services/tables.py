@@ -207,3 +207,11 @@ def adopt_guest_seats(*, guest_key: str, user: User) -> int:
             adopted += 1
     return adopted
 
+
+
+def withdraw_member_names(*, user_id: int) -> int:
+    """A member closed their account: their seats keep the member (the games
+    and ratings stand) but no longer their name, so every page and file shows
+    the seat as a closed account (games.selectors.seat_name). Returns how many
+    seats changed."""
+    return Seat.objects.filter(user_id=user_id).exclude(name="").update(name="")

@@ -19,6 +19,16 @@ function svgElement(name, attributes) {
   return element;
 }
 
+// How the tiles show their numbers: "pips" (the default) or "numbers" (a
+// digit in each half), a member's preference or a guest's switch at the table.
+let faces = "pips";
+
+export function setTileFaces(value) {
+  faces = value === "numbers" ? "numbers" : "pips";
+}
+
+export const tileFaces = () => faces;
+
 /** An <svg> of the tile a|b, a on the left (or top when vertical). */
 export function tileSvg(a, b, { vertical = false, label = "" } = {}) {
   const [width, height] = vertical ? [100, 200] : [200, 100];
@@ -27,8 +37,18 @@ export function tileSvg(a, b, { vertical = false, label = "" } = {}) {
   svg.appendChild(vertical
     ? svgElement("line", { x1: 12, y1: 100, x2: 88, y2: 100, class: "tile-divider" })
     : svgElement("line", { x1: 100, y1: 12, x2: 100, y2: 88, class: "tile-divider" }));
-  const pips = svgElement("g", { class: "tile-pips" });
   const [dx, dy] = vertical ? [0, 100] : [100, 0];
+  if (faces === "numbers") {
+    const numbers = svgElement("g", { class: "tile-numbers", "aria-hidden": "true" });
+    for (const [value, x, y] of [[a, 50, 50], [b, 50 + dx, 50 + dy]]) {
+      const text = svgElement("text", { x, y: y + 2, "text-anchor": "middle", "dominant-baseline": "central" });
+      text.textContent = String(value);
+      numbers.appendChild(text);
+    }
+    svg.appendChild(numbers);
+    return svg;
+  }
+  const pips = svgElement("g", { class: "tile-pips" });
   for (const [x, y] of PIP_LAYOUT[a]) pips.appendChild(svgElement("circle", { cx: x, cy: y, r: 9 }));
   for (const [x, y] of PIP_LAYOUT[b]) pips.appendChild(svgElement("circle", { cx: x + dx, cy: y + dy, r: 9 }));
   svg.appendChild(pips);

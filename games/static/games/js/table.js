@@ -6,8 +6,9 @@ import {
   announce, gameResultText, render, renderLine, roundResultText, setConnection, tickClocks, toast,
 } from "./table_render.js";
 import {
-  app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, saveSetting,
+  app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, readSetting, saveSetting,
 } from "./table_state.js";
+import { setTileFaces } from "../../js/tiles.js";
 import { errorText, eventText, gettext, reactionText } from "./table_texts.js";
 import { hintAnswered, hintRefused, renderHint, setupHint } from "./table_hint.js";
 import { playSound, setupSound } from "./table_sound.js";
@@ -359,6 +360,18 @@ if (confirmBox) {
     app.confirm = confirmBox.checked;
     saveSetting("confirm", app.confirm);
     app.selected = null;
+    render();
+  });
+}
+
+// Tile faces: pips or numbers (a member's preference, a guest's browser).
+setTileFaces(readSetting("tile-numbers") ? "numbers" : "pips");
+const facesBox = document.querySelector('[data-setting="tile-numbers"]');
+if (facesBox) {
+  facesBox.checked = readSetting("tile-numbers");
+  facesBox.addEventListener("change", () => {
+    setTileFaces(facesBox.checked ? "numbers" : "pips");
+    saveSetting("tile-numbers", facesBox.checked);
     render();
   });
 }

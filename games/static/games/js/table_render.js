@@ -4,7 +4,8 @@
 import { tileElement, tileSvg } from "../../js/tiles.js";
 import { fitLine, openerIndex } from "./line_layout.js";
 import {
-  $, app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, teamName,
+  $, app, config, el, els, endsToChoose, isMe, keyOf, legalEnds, myTurn, nameOf, pairNames, playerInfo, ratingsHidden,
+  teamName,
 } from "./table_state.js";
 import {
   format, gettext, lastActionText, levelText, ngettext, pipsText, pointsText, reactionText, tileText,
@@ -44,7 +45,7 @@ function playerCard(seat, view, last, node = el("li")) {
   if (view.to_move === seat) node.setAttribute("aria-current", "true");
   else node.removeAttribute("aria-current");
   const name = el("span", { class: "player-name", text: nameOf(seat) });
-  const rating = app.seatRatings[seat];
+  const rating = ratingsHidden() ? null : app.seatRatings[seat];
   if (rating) {
     name.append(el("span", {
       class: "player-rating", "data-seat-rating": rating.rating, text: ` ${rating.rating}${rating.provisional ? "?" : ""}`,

@@ -3,6 +3,15 @@
 import { format, gettext } from "./table_texts.js";
 
 export const config = JSON.parse(document.getElementById("table-config").textContent);
+// A member's preferences (their settings page, /account/settings/); null for a
+// guest, whose switches are remembered by this browser.
+const preferences = config.preferences || null;
+const MEMBER_SETTINGS = {
+  "mute-sounds": (prefs) => !prefs.sounds,
+  confirm: (prefs) => prefs.confirm,
+  "mute-reactions": (prefs) => prefs.muteReactions,
+  "tile-numbers": (prefs) => prefs.tileFaces === "numbers",
+};
 export const $ = (id) => document.getElementById(id);
 export const els = {
   table: $("table"), status: $("table-status"), round: $("round-label"), boneyard: $("boneyard"),
@@ -52,8 +61,10 @@ export const app = {
   suppressClick: false,
 };
 
-/** A remembered setting of this browser ("1" / "0" in localStorage). */
+/** A switch of the table: a member's preference, else remembered by this
+ * browser ("1" / "0" in localStorage). */
 export function readSetting(name) {
+  if (preferences && name in MEMBER_SETTINGS) return Boolean(MEMBER_SETTINGS[name](preferences));
   try {
     return window.localStorage.getItem(`dominoes.${name}`) === "1";
   } catch {
@@ -62,12 +73,28 @@ export function readSetting(name) {
 }
 
 export function saveSetting(name, on) {
+  if (preferences && name in MEMBER_SETTINGS) {
+    saveMemberSetting(name, on);
+    return;
+  }
   try {
     window.localStorage.setItem(`dominoes.${name}`, on ? "1" : "0");
   } catch {
     // private browsing: the setting lasts for this page only
   }
 }
+
+/** A member's switch, saved as their preference (a failure leaves it for this page). */
+function saveMemberSetting(name, on) {
+  const token = document.querySelector("[name=csrfmiddlewaretoken]")?.value || "";
+  const body = new URLSearchParams({ preference: name, value: on ? "1" : "0" });
+  fetch(preferences.saveUrl, {
+    method: "POST", body, credentials: "same-origin", headers: { "X-CSRFToken": token, Accept: "application/json" },
+  }).catch(() => {});
+}
+
+/** Zen mode (a member's preference): no ratings while the game is played. */
+export const ratingsHidden = () => Boolean(preferences && preferences.zen && !(app.view && app.view.game_over) && !app.gameFrame);
 
 /** How many ends a tile must fit to wait for a chosen end (else one tap plays it). */
 export const endsToChoose = () => (app.confirm ? 1 : 2);
