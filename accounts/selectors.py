@@ -3,6 +3,7 @@ games, preferences, the member's data file."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -201,7 +202,7 @@ def table_preferences(user: User) -> dict[str, Any]:
 
 def hides_ratings(user: User | AnonymousUser, table: Table) -> bool:
     """Whether the viewer asked not to see ratings while ``table`` is played (zen mode)."""
-    return bool(user.is_authenticated and table.live and profile_of(user).zen)  # type: ignore[arg-type]
+    return bool(user.is_authenticated and table.live and profile_of(user).zen)
 
 
 EXPORT_FORMAT = "dominoes-club-member-data/1"
@@ -284,8 +285,12 @@ def member_data(user: User) -> dict[str, Any]:
         "friends": _friendships_data(user),
         "games": _games_data(user),
     }
-    for receiver, part in export_parts.send(None, member=user):
-        for name, value in (part or {}).items():
+    for receiver, answer in export_parts.send(None, member=user):
+        if not isinstance(answer, dict):
+            if answer:
+                raise TypeError(f"{receiver!r} answered export_parts with {type(answer).__name__}, not a dict")
+            continue
+        for name, value in answer.items():
             if name in data:
                 raise ValueError(f"two parts of the member's data are called {name!r} ({receiver!r})")
             data[name] = value
@@ -365,7 +370,7 @@ def _games_data(user: User) -> list[dict[str, Any]]:
     return result
 
 
-def _public_move(move: dict[str, Any]) -> dict[str, Any]:
+def _public_move(move: Mapping[str, Any]) -> dict[str, Any]:
     """A stored move as every viewer of the table saw it: no tile drawn."""
     payload = move["payload"] or {}
     public: dict[str, Any] = {"seq": move["seq"], "kind": move["kind"], "seat": move["seat"], "at": move["created_at"]}

@@ -326,8 +326,9 @@ def close_account(*, user: User, password: str) -> None:
         Authenticator.objects.filter(user=member).delete()
         Friendship.objects.filter(Q(from_user=member) | Q(to_user=member)).delete()
         profile = ensure_profile(user=member)
+        defaults = Profile()
         for name in PREFERENCES:
-            setattr(profile, name, Profile._meta.get_field(name).get_default())
+            setattr(profile, name, getattr(defaults, name))
         profile.closed_at = timezone.now()
         profile.save(update_fields=[*PREFERENCES, "closed_at"])
         withdraw_member_names(user_id=member.pk)

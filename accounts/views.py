@@ -18,10 +18,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import selectors, services
 from accounts.forms import CloseAccountForm, FriendRequestForm, PreferencesForm, TableSwitchForm
-from accounts.middleware import set_language_cookie
-from games.models import Table
 from accounts.hooks import profile_panels
+from accounts.middleware import set_language_cookie
 from accounts.ratings import PROVISIONAL_SIGMA
+from games.models import Table
 from games.modes import RANKED_MODES
 
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.browser import PHONE
+from tests.support.accessibility import serious_violations
+from tests.support.browser import DESKTOP, PHONE
 from tests.support.totp import period, totp_code
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -207,3 +208,14 @@ def test_two_factor_login_with_the_authenticator_app_then_with_a_recovery_code(
     with page.expect_navigation():
         page.click('main form button[type="submit"]')
     assert page.locator("[data-me]").count() == 0
+
+
+@pytest.mark.parametrize(("viewport", "locale"), [(PHONE, "fr-FR"), (DESKTOP, "en-GB")])
+def test_the_account_pages_have_no_serious_accessibility_violation(new_context, site_server, viewport, locale: str) -> None:
+    page = new_context(viewport=viewport, locale=locale).new_page()
+    sign_up(page, site_server.url, f"a11yaccount{locale[:2]}")
+    found = {}
+    for path in ("/account/settings/", "/account/close/", "/accounts/2fa/", "/accounts/email/", "/accounts/password/change/"):
+        page.goto(site_server.url + path)
+        found[path] = serious_violations(page)
+    assert found == {path: [] for path in found}

@@ -1,6 +1,6 @@
 """``/account/close/``: a closed account cannot log in, its username stays
 reserved, its personal data is erased and its name no longer shows on its
-games."""
+games. (The lobby's part of closing: lobby/tests/test_account_closing.py.)"""
 
 from __future__ import annotations
 
@@ -20,9 +20,6 @@ from accounts.models import Friendship, Profile, Rating
 from games import services as game_services
 from games.models import Seat, Table
 from games.tests.helpers import play_out, ranked_table
-from lobby import private, room_tables
-from lobby import services as lobby_services
-from lobby.models import Invitation, QueueEntry
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "secret-pass-123"
@@ -48,7 +45,8 @@ def close(client: Client, password: str = PASSWORD):
 def test_the_confirmation_page_says_what_closing_does(make_member) -> None:
     client = logged_in(make_member("alice"))
     html = client.get("/account/close/").content.decode()
-    assert 'data-form="close"' in html and 'name="password"' in html
+    assert 'data-form="close"' in html
+    assert 'name="password"' in html
     assert "cannot be undone" in html
     client.cookies["django_language"] = "fr"
     assert "Fermer votre compte" in client.get("/account/close/").content.decode()
@@ -61,7 +59,9 @@ def test_a_wrong_password_closes_nothing(make_member) -> None:
     assert response.status_code == 400
     assert "The password is not right." in response.content.decode()
     alice.refresh_from_db()
-    assert alice.is_active and alice.email == "alice@example.com" and alice.check_password(PASSWORD)
+    assert alice.is_active
+    assert alice.email == "alice@example.com"
+    assert alice.check_password(PASSWORD)
     assert client.get("/account/settings/").status_code == 200  # still logged in
 
 
@@ -77,21 +77,25 @@ def test_a_closed_account_cannot_log_in_and_its_username_stays_reserved(make_mem
     client = logged_in(alice)
     other_device = logged_in(alice)
     response = close(client)
-    assert response.status_code == 302 and response["Location"] == "/"
+    assert response.status_code == 302
+    assert response["Location"] == "/"
     # Logged out, here and on every other device (their sessions are gone).
     assert client.get("/account/settings/").status_code == 302
     assert other_device.get("/account/settings/").status_code == 302
     assert not [s for s in Session.objects.all() if s.get_decoded().get("_auth_user_id") == str(alice.pk)]
     # Personal data erased; the username stays.
     alice.refresh_from_db()
-    assert alice.username == "alice" and not alice.is_active
+    assert alice.username == "alice"
+    assert not alice.is_active
     assert (alice.email, alice.first_name, alice.last_name) == ("", "", "")
     assert not alice.has_usable_password()
     assert not EmailAddress.objects.filter(user=alice).exists()
     assert not Authenticator.objects.filter(user=alice).exists()
     assert not Friendship.objects.filter(from_user=alice).exists()
     profile = Profile.objects.get(user=alice)
-    assert profile.closed_at is not None and not profile.zen and profile.language == ""
+    assert profile.closed_at is not None
+    assert not profile.zen
+    assert profile.language == ""
     # The old password no longer logs in, by username or by address.
     for login in ("alice", "alice@example.com"):
         attempt = Client()
@@ -102,7 +106,8 @@ def test_a_closed_account_cannot_log_in_and_its_username_stays_reserved(make_mem
         "/accounts/signup/",
         {"username": "alice", "email": "new@example.com", "password1": "a-long-pass-phrase-42", "password2": "a-long-pass-phrase-42"},
     )
-    assert signup.status_code == 200 and "username" in signup.content.decode()
+    assert signup.status_code == 200
+    assert "username" in signup.content.decode()
     assert get_user_model().objects.filter(username__iexact="alice").count() == 1
     # The profile is gone; bob is untouched.
     assert Client().get("/u/alice/").status_code == 404
@@ -129,7 +134,8 @@ def test_the_name_of_a_closed_account_no_longer_shows_on_its_games(make_member) 
     }
     for where, text in pages.items():
         assert not re.search(r"\balice\b", text), where
-    assert "Closed account" in pages["table"] and "Closed account" in pages["replay"]
+    assert "Closed account" in pages["table"]
+    assert "Closed account" in pages["replay"]
     assert "Closed account" in pages["bob's profile"]
     config = json.loads(re.search(r'id="table-config" type="application/json">(.*?)</script>', pages["table"], re.S).group(1))
     assert [(p["name"], p["member"]) for p in config["players"]] == [("Closed account", None), ("bob", "bob")]
@@ -146,35 +152,19 @@ def test_closing_is_refused_while_seated_at_a_live_table_of_people(make_member) 
     table = ranked_table([alice, bob])
     client = logged_in(alice)
     page = client.get("/account/close/").content.decode()
-    assert "data-close-blocked" in page and f'href="/table/{table.pk}/"' in page
+    assert "data-close-blocked" in page
+    assert f'href="/table/{table.pk}/"' in page
     response = close(client)
     assert response.status_code == 400
     assert f"You are seated at table {table.pk}" in response.content.decode()
     alice.refresh_from_db()
-    assert alice.is_active and alice.email and alice.has_usable_password()
+    assert alice.is_active
+    assert alice.email
+    assert alice.has_usable_password()
     assert Seat.objects.get(table=table, number=0).name == "alice"
     # Once the game is over, the account closes.
     game_services.resign(game_id=table.game.pk, seat=0)
     assert close(client).status_code == 302
-
-
-def test_a_waiting_room_table_refuses_and_the_queue_and_invitations_are_settled(make_member) -> None:
-    alice, bob = make_member("alice"), make_member("bob")
-    room_table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=100)
-    lobby_services.join_queue(user=alice, mode="duel-draw")
-    client = logged_in(alice)
-    response = close(client)
-    assert response.status_code == 400 and f"table {room_table.pk}" in response.content.decode()
-    # Refused: the lobby's part was undone with the rest.
-    assert QueueEntry.objects.filter(user=alice).exists()
-    room_tables.leave_table(table_id=room_table.pk, user=alice)
-    owner_table = private.create_private_table(owner=bob, preset="classic-draw", players=2, teams=False, target=50, public=True)
-    services.send_friend_request(from_user=bob, to_username="alice")
-    services.send_friend_request(from_user=alice, to_username="bob")
-    lobby_services.invite_friend(table=owner_table, from_user=bob, friend_id=alice.pk)
-    assert close(client).status_code == 302
-    assert not QueueEntry.objects.filter(user=alice).exists()
-    assert not Invitation.objects.filter(to_user=alice).exists()
 
 
 def test_games_against_the_computer_still_played_are_stopped(make_member) -> None:

@@ -103,8 +103,11 @@ def test_the_table_page_gets_the_members_preferences_and_a_guest_none(make_membe
     table = ranked_table([alice, bob])
     client = logged_in(alice)
     before = table_config(client, table.pk)["preferences"]
-    assert before["sounds"] is True and before["confirm"] is False and before["tileFaces"] == "pips"
-    assert before["zen"] is False and before["saveUrl"] == "/account/settings/"
+    assert before["sounds"] is True
+    assert before["confirm"] is False
+    assert before["tileFaces"] == "pips"
+    assert before["zen"] is False
+    assert before["saveUrl"] == "/account/settings/"
     client.post("/account/settings/", form(ALL_ON))
     after = table_config(client, table.pk)["preferences"]
     assert after["sounds"] is False
@@ -129,7 +132,8 @@ def test_a_switch_of_the_table_page_saves_the_members_preference(make_member) ->
         ("mute-sounds", "0", "sounds", True),
     ]:
         response = client.post("/account/settings/", {"preference": switch, "value": value}, HTTP_ACCEPT="application/json")
-        assert response.status_code == 200 and response.json() == {"ok": True}
+        assert response.status_code == 200
+        assert response.json() == {"ok": True}
         assert getattr(Profile.objects.get(user=alice), field) == stored, (switch, value)
     refused = client.post("/account/settings/", {"preference": "zen-and-more", "value": "1"})
     assert refused.status_code == 400

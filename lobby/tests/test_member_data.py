@@ -1,4 +1,6 @@
-"""``/account/export/``: every kind of data a member has, in one JSON file."""
+"""``/account/export/``: every kind of data a member has, in one JSON file
+(the accounts app's sections and the lobby's, added through
+``accounts.hooks.export_parts``; a test of the lobby, the app that sees both)."""
 
 from __future__ import annotations
 
@@ -96,18 +98,24 @@ def test_the_download_holds_every_kind_of_data_a_member_has(member_with_everythi
     live, room = member_with_everything["live"], member_with_everything["room"]
     assert set(games) >= {ranked.pk, live.pk, room.pk}
     finished = games[ranked.pk]
-    assert finished["status"] == "finished" and finished["your_seat"] == 0
+    assert finished["status"] == "finished"
+    assert finished["your_seat"] == 0
     assert [player["name"] for player in finished["players"]] == ["alice", "bob"]
     assert len(finished["moves"]) == Move.objects.filter(game__table=ranked).count() > 0
     assert finished["replay"] == f"/table/{ranked.pk}/replay.json"
     assert finished["review"] == {"summary": {"decisions": 3}, "moves": [{"seat": 0, "seq": 1}]}
-    assert games[live.pk]["status"] == "playing" and "replay" not in games[live.pk]
+    assert games[live.pk]["status"] == "playing"
+    assert "replay" not in games[live.pk]
     # The lobby's part, added through accounts.hooks.export_parts.
     wallet = ChipWallet.objects.get(user=alice)
-    assert data["chips"]["balance"] == wallet.balance and data["chips"]["xp"] == wallet.xp > 0
+    assert data["chips"]["balance"] == wallet.balance
+    assert data["chips"]["xp"] == wallet.xp > 0
     assert data["chips"]["level"] >= 1
     reasons = [row["reason"] for row in data["chip_ledger"]]
-    assert reasons.count("grant") == 1 and "admin" in reasons and "stake" in reasons and "payout" in reasons
+    assert reasons.count("grant") == 1
+    assert "admin" in reasons
+    assert "stake" in reasons
+    assert "payout" in reasons
     assert len(data["chip_ledger"]) == ChipEntry.objects.filter(user=alice).count()
     assert [(row["table"], row["room"], row["outcome"]) for row in data["room_tables"]] == [(room.pk, "passport", "paid")]
     assert data["queue"]["mode"] == "duel-draw"
