@@ -147,6 +147,18 @@ def test_the_name_of_a_closed_account_no_longer_shows_on_its_games(make_member) 
     assert Rating.objects.filter(user=alice).exists()
 
 
+def test_a_rematch_asked_before_closing_does_not_seat_the_closed_account_again(make_member) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    table = ranked_table([alice, bob])
+    play_out(table, seed=4)
+    game_services.offer_rematch(table_id=table.pk, seat=0)
+    assert close(logged_in(alice)).status_code == 302
+    rematch = game_services.offer_rematch(table_id=table.pk, seat=1)
+    assert rematch.table is None
+    assert rematch.waiting == [0]
+    assert not Seat.objects.filter(user=alice, table__status__in=["waiting", "playing"]).exists()
+
+
 def test_closing_is_refused_while_seated_at_a_live_table_of_people(make_member) -> None:
     alice, bob = make_member("alice"), make_member("bob")
     table = ranked_table([alice, bob])
