@@ -1,11 +1,29 @@
-"""Hooks the members' pages offer the apps above them.
+"""Hooks the members' pages offer the apps above them (which connect
+receivers; accounts never imports them).
 
 ``profile_panels(sender=None, request=<HttpRequest>, member=<User>)`` is sent
 by the profile page ``/u/<username>/``; each receiver returns a piece of
 HTML (safe, already rendered) to show on it, or "" (the lobby answers with
 the member's chips, level and chip history: docs/rooms.md).
+
+``export_parts(sender=None, member=<User>)`` is sent by the data download
+``/account/export/``; each receiver returns a dict of sections to add to the
+member's file (``{"chips": {...}, "chip_ledger": [...]}``), values made of
+JSON types only, or {}. A section's name is unique across the apps (two
+receivers giving the same name is an error, not an overwrite). An app that
+keeps data about a member must answer with every kind of it (docs/members.md).
+
+``account_closing(sender=None, member=<User>)`` is sent by
+``accounts.services.close_account`` inside the closing's transaction, after
+the password was checked and before anything is erased: each receiver
+settles or erases what its app keeps about the member (the lobby leaves the
+queues, drops invitations, settles the member's room tables), and returns a
+list of reasons (translated texts) why the account cannot be closed yet, or
+[]. Any reason rolls the whole closing back (what the receivers did too).
 """
 
 from django.dispatch import Signal
 
 profile_panels = Signal()
+export_parts = Signal()
+account_closing = Signal()

@@ -14,10 +14,33 @@ from games.play.modes import MODE_CHOICES
 
 
 class Profile(models.Model):
+    """A member's profile and preferences (the settings page, docs/members.md)."""
+
+    class TileFaces(models.TextChoices):
+        PIPS = "pips", _("Pips")
+        NUMBERS = "numbers", _("Numbers")
+
+    LANGUAGE_CHOICES = [("", _("The browser's or the one chosen at the foot of the page")), *settings.LANGUAGES]
+
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     # Ranked games lost by leaving them (counted against the leaver).
     abandoned = models.PositiveIntegerField(_("games abandoned"), default=0)
     created_at = models.DateTimeField(default=timezone.now)
+    # Preferences. The table page's own switches (sounds, confirm each move,
+    # reactions, tile faces) are kept here for members, in the browser for guests.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", choices=LANGUAGE_CHOICES)
+    sounds = models.BooleanField(_("sounds at the table"), default=True)
+    confirm_moves = models.BooleanField(_("confirm each move"), default=False)
+    mute_reactions = models.BooleanField(_("mute the other players' reactions"), default=False)
+    tile_faces = models.CharField(
+        _("tile faces"), max_length=10, choices=TileFaces.choices, default=TileFaces.PIPS
+    )
+    # Zen mode: no ratings on the table page while a game is played.
+    zen = models.BooleanField(_("hide ratings during a game"), default=False)
+    # Stored for the notifications to come (docs/members.md says what it governs today).
+    notifications = models.BooleanField(_("browser notifications"), default=False)
+    # When the member closed their account (accounts.services.close_account).
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("profile")

@@ -1,17 +1,25 @@
-"""Reads of the accounts app: ratings, leaderboards, friends, a member's games."""
+"""Reads of the accounts app: ratings, leaderboards, friends, a member's
+games, preferences, the member's data file."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
 
 from accounts import ratings
+from accounts.hooks import export_parts
 from accounts.models import Friendship, Profile, Rating, RatingChange, RatingFigures
-from games.models import Seat, Table
+from games.models import GameReview, Move, Seat, Table
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import seat_names
 
@@ -57,7 +65,7 @@ def leaderboard(mode: str, *, limit: int = 100) -> QuerySet[Rating]:
     """Established (non-provisional) players of ``mode``, best rating first
     (the more certain first among equals)."""
     return (
-        Rating.objects.filter(mode=mode, sigma__lte=ratings.PROVISIONAL_SIGMA, games__gt=0)
+        Rating.objects.filter(mode=mode, sigma__lte=ratings.PROVISIONAL_SIGMA, games__gt=0, user__is_active=True)
         .select_related("user")
         .order_by("-mu", "sigma", "user__username")[:limit]
     )
@@ -146,7 +154,8 @@ def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int 
                 label=str(mode.label) if mode else str(table.get_kind_display()),
                 opponents=[
                     {
-                        "username": other.user.get_username() if other.user is not None else "",
+                        # No link to a closed account (its seat has lost the name).
+                        "username": other.user.get_username() if other.user is not None and other.name else "",
                         "label": names[other.number],
                     }
                     for other in sorted(others.get(table.pk, []), key=lambda s: s.number)
@@ -168,3 +177,209 @@ def ratings_in_mode(user_ids: list[int], mode: str) -> dict[int, tuple[int, bool
         mu, sigma = (row.mu, row.sigma) if row is not None else (ratings.MU, ratings.SIGMA)
         result[user_id] = (ratings.display_rating(mu), ratings.is_provisional(sigma))
     return result
+
+
+def live_tables_of(user: User) -> list[Table]:
+    """The tables waiting or playing where the member holds a seat."""
+    return list(
+        Table.objects.filter(seats__user=user, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+        .select_related("game")
+        .distinct()
+        .order_by("pk")
+    )
+
+
+def table_preferences(user: User) -> dict[str, Any]:
+    """The member's preferences the table page applies (its config's
+    "preferences"; a guest's stay in their browser)."""
+    profile = profile_of(user)
+    return {
+        "sounds": profile.sounds,
+        "confirm": profile.confirm_moves,
+        "muteReactions": profile.mute_reactions,
+        "tileFaces": profile.tile_faces,
+        "zen": profile.zen,
+        "saveUrl": reverse("accounts:settings"),
+    }
+
+
+def hides_ratings(user: User | AnonymousUser, table: Table) -> bool:
+    """Whether the viewer asked not to see ratings while ``table`` is played (zen mode)."""
+    return bool(user.is_authenticated and table.live and profile_of(user).zen)
+
+
+EXPORT_FORMAT = "dominoes-club-member-data/1"
+
+
+def member_data(user: User) -> dict[str, Any]:
+    """Everything the site keeps about the member, as one JSON-ready dict
+    (``/account/export/``): this app's sections, then those of the apps
+    above (``accounts.hooks.export_parts``). Public parts of the games only:
+    the moves as anyone watching saw them (no tile drawn, no seed before the
+    end: the replay file of a finished game has them)."""
+    profile = profile_of(user)
+    data: dict[str, Any] = {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now(),
+        "account": {
+            "username": user.get_username(),
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "email": user.email,
+            "date_joined": user.date_joined,
+            "last_login": user.last_login,
+            "email_addresses": [
+                {"email": row.email, "verified": row.verified, "primary": row.primary}
+                for row in EmailAddress.objects.filter(user=user).order_by("email")
+            ],
+            # What is set up, never its secrets.
+            "two_factor": [
+                {"type": row.type, "created_at": row.created_at, "last_used_at": row.last_used_at}
+                for row in Authenticator.objects.filter(user=user).order_by("type")
+            ],
+        },
+        "profile": {
+            "created_at": profile.created_at,
+            "games_abandoned": profile.abandoned,
+            "preferences": {
+                "language": profile.language,
+                "sounds": profile.sounds,
+                "confirm_moves": profile.confirm_moves,
+                "mute_reactions": profile.mute_reactions,
+                "tile_faces": profile.tile_faces,
+                "hide_ratings_during_games": profile.zen,
+                "notifications": profile.notifications,
+            },
+        },
+        "ratings": [
+            {
+                "mode": row.mode,
+                "rating": row.display,
+                "provisional": row.provisional,
+                "mu": row.mu,
+                "sigma": row.sigma,
+                "games": row.games,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+                "updated_at": row.updated_at,
+            }
+            for row in Rating.objects.filter(user=user).order_by("mode")
+        ],
+        "rating_history": [
+            {
+                "table": change.rated_game.game.table_id,
+                "mode": change.rated_game.mode,
+                "rated_at": change.rated_game.rated_at,
+                "seat": change.seat,
+                "rank": change.rank,
+                "outcome": change.outcome,
+                "before": ratings.display_rating(change.mu_before),
+                "after": ratings.display_rating(change.mu_after),
+                "mu_before": change.mu_before,
+                "sigma_before": change.sigma_before,
+                "mu_after": change.mu_after,
+                "sigma_after": change.sigma_after,
+            }
+            for change in RatingChange.objects.filter(user=user)
+            .select_related("rated_game__game")
+            .order_by("rated_game__rated_at", "pk")
+        ],
+        "friends": _friendships_data(user),
+        "games": _games_data(user),
+    }
+    for receiver, answer in export_parts.send(None, member=user):
+        if not isinstance(answer, dict):
+            if answer:
+                raise TypeError(f"{receiver!r} answered export_parts with {type(answer).__name__}, not a dict")
+            continue
+        for name, value in answer.items():
+            if name in data:
+                raise ValueError(f"two parts of the member's data are called {name!r} ({receiver!r})")
+            data[name] = value
+    return data
+
+
+def _friendships_data(user: User) -> list[dict[str, Any]]:
+    rows = Friendship.objects.filter(Q(from_user=user) | Q(to_user=user)).select_related("from_user", "to_user")
+    result = []
+    for row in rows.order_by("created_at", "pk"):
+        other = row.to_user if row.from_user_id == user.pk else row.from_user
+        result.append(
+            {
+                "member": other.get_username() if other.is_active else "",
+                "status": "friends" if row.accepted else ("asked" if row.from_user_id == user.pk else "asked_you"),
+                "created_at": row.created_at,
+                "accepted_at": row.accepted_at,
+            }
+        )
+    return result
+
+
+def _games_data(user: User) -> list[dict[str, Any]]:
+    """The tables the member sat at, with their games' public facts and moves."""
+    seats = list(Seat.objects.filter(user=user).select_related("table", "table__game").order_by("table_id"))
+    table_ids = [seat.table_id for seat in seats]
+    players: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(table_id__in=table_ids).select_related("user").order_by("number"):
+        players.setdefault(seat.table_id, []).append(seat)
+    moves: dict[int, list[dict[str, Any]]] = {}
+    for move in Move.objects.filter(game__table_id__in=table_ids).order_by("game_id", "seq").values(
+        "game_id", "seq", "seat", "kind", "payload", "created_at"
+    ):
+        moves.setdefault(move["game_id"], []).append(_public_move(move))
+    reviews = {
+        review.game_id: review.data or {}
+        for review in GameReview.objects.filter(game__table_id__in=table_ids, status=GameReview.Status.READY)
+    }
+    result = []
+    for seat in seats:
+        table = seat.table
+        game = getattr(table, "game", None)
+        names = seat_names(players.get(table.pk, []))
+        item: dict[str, Any] = {
+            "table": table.pk,
+            "kind": table.kind,
+            "mode": table.mode,
+            "public": table.public,
+            "status": table.status,
+            "created_at": table.created_at,
+            "finished_at": table.finished_at,
+            "your_seat": seat.number,
+            "players": [
+                {"seat": other.number, "name": names[other.number], "kind": other.kind, "level": other.level or None}
+                for other in players.get(table.pk, [])
+            ],
+        }
+        if game is not None:
+            item.update(
+                preset=game.preset,
+                rules=game.rules,
+                commitment=game.commitment,
+                started_at=game.started_at,
+                result=game.result,
+                winner=game.winner,
+                moves=moves.get(game.pk, []),
+            )
+            if game.finished and table.status == Table.Status.FINISHED:
+                item["replay"] = reverse("fair_play:replay_json", args=[table.pk])
+            review = reviews.get(game.pk)
+            if review is not None:
+                item["review"] = {
+                    "summary": (review.get("summary") or {}).get(str(seat.number)),
+                    "moves": [entry for entry in review.get("moves", []) if entry.get("seat") == seat.number],
+                }
+        result.append(item)
+    return result
+
+
+def _public_move(move: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored move as every viewer of the table saw it: no tile drawn."""
+    payload = move["payload"] or {}
+    public: dict[str, Any] = {"seq": move["seq"], "kind": move["kind"], "seat": move["seat"], "at": move["created_at"]}
+    if move["kind"] == Move.Kind.PLAY:
+        public["tile"] = payload.get("tile")
+        public["end"] = payload.get("end")
+    if payload.get("by"):
+        public["by"] = payload["by"]
+    return public

@@ -1,23 +1,31 @@
-"""Writes of the accounts app: profiles, friendships, ratings."""
+"""Writes of the accounts app: profiles and preferences, friendships,
+ratings, closing an account."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import ratings
+from accounts import ratings, selectors
+from accounts.hooks import account_closing
 from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
 from games.live import broadcast
 from games.models import Game, StandIn, Table
 from games.play import selectors as game_selectors
 from games.play.modes import RANKED_MODES
+from games.play.services import abort_game
+from games.play.services.tables import withdraw_member_names
 from games.timers.stand_ins import close_stand_ins
 
 logger = logging.getLogger(__name__)
@@ -30,6 +38,29 @@ class FriendshipError(ValueError):
 def ensure_profile(*, user: User) -> Profile:
     profile, _created = Profile.objects.get_or_create(user=user)
     return profile
+
+
+PREFERENCES = ("language", "sounds", "confirm_moves", "mute_reactions", "tile_faces", "zen", "notifications")
+"""The member's preferences: fields of ``Profile`` the settings page edits."""
+
+
+def update_preferences(*, user: User, **values: Any) -> Profile:
+    """Store some of the member's preferences (names of ``PREFERENCES``,
+    values already checked by the settings form)."""
+    unknown = set(values) - set(PREFERENCES)
+    if unknown:
+        raise ValueError(f"not a preference: {sorted(unknown)}")
+    profile = ensure_profile(user=user)
+    for name, value in values.items():
+        setattr(profile, name, value)
+    profile.save(update_fields=list(values))
+    return profile
+
+
+def save_language(*, user: User, language: str) -> None:
+    """The language a member chose at the foot of a page becomes their preference."""
+    if language in dict(settings.LANGUAGES):
+        update_preferences(user=user, language=language)
 
 
 def get_or_create_rating(*, user: User, mode: str) -> Rating:
@@ -249,7 +280,7 @@ def rating_changes(record: RatedGame) -> list[dict[str, Any]]:
     return [
         {
             "seat": change.seat,
-            "user": change.user.get_username(),
+            "user": change.user.get_username() if change.user.is_active else "",
             "before": ratings.display_rating(change.mu_before),
             "after": ratings.display_rating(change.mu_after),
             "delta": change.delta,
@@ -275,3 +306,82 @@ def announce_rating_changes(*, record: RatedGame) -> None:
         table=game_selectors.table_facts(table, game),
         after=game.seq,
     )
+
+
+class ClosingError(ValueError):
+    """The account cannot be closed (yet): ``reasons``, for the member."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        super().__init__("; ".join(reasons))
+        self.reasons = reasons
+
+
+def close_account(*, user: User, password: str) -> None:
+    """Close the member's account, once their password is confirmed.
+
+    Refused (``ClosingError``, nothing changed) while they sit at a live
+    table of people (ranked, private or room, waiting or playing: they must
+    finish the game or leave first) or while an app above answers
+    ``accounts.hooks.account_closing`` with a reason. Their games against
+    the computer still in play are aborted; the apps above settle what they
+    keep (the lobby: queues, invitations, room tables).
+
+    Then: the username stays, so nobody can register it again, but it is
+    never shown again (the seats lose their stored name and show "Closed
+    account"; the profile answers 404; the leaderboard leaves it out). The
+    personal data is erased: e-mail addresses, first and last names, the
+    password (unusable: the account cannot log in), the two-factor
+    authenticators, the friendships, the preferences and every session. The
+    games, moves and ratings stay, under the anonymous name, because the
+    other players' games and ratings stand on them. The caller logs out."""
+    if not password or not user.check_password(password):
+        raise ClosingError([_("The password is not right.")])
+    with transaction.atomic():
+        member = get_user_model().objects.select_for_update().get(pk=user.pk)
+        if not member.is_active:
+            raise ClosingError([_("This account is already closed.")])
+        reasons: list[str] = []
+        for _receiver, answer in account_closing.send(None, member=member):
+            reasons.extend(answer or [])
+        for table in selectors.live_tables_of(member):
+            if table.kind == Table.Kind.COMPUTER:
+                continue
+            reasons.append(
+                _("You are seated at table %(id)s (%(kind)s): finish the game or leave the table first.")
+                % {"id": table.pk, "kind": table.get_kind_display()}
+            )
+        if reasons:
+            raise ClosingError(reasons)  # rolls back what the receivers did
+        for table in selectors.live_tables_of(member):
+            abort_game(game_id=table.game.pk)
+        member.email = ""
+        member.first_name = ""
+        member.last_name = ""
+        member.is_active = False
+        member.set_unusable_password()
+        member.save(update_fields=["email", "first_name", "last_name", "is_active", "password"])
+        EmailAddress.objects.filter(user=member).delete()
+        Authenticator.objects.filter(user=member).delete()
+        Friendship.objects.filter(Q(from_user=member) | Q(to_user=member)).delete()
+        profile = ensure_profile(user=member)
+        defaults = Profile()
+        for name in PREFERENCES:
+            setattr(profile, name, getattr(defaults, name))
+        profile.closed_at = timezone.now()
+        profile.save(update_fields=[*PREFERENCES, "closed_at"])
+        withdraw_member_names(user_id=member.pk)
+        _end_sessions(member.pk)
+
+
+def _end_sessions(user_id: int) -> int:
+    """Delete every stored session of the member (sessions in the database,
+    the site's engine; another engine's sessions die anyway: the password's
+    hash they were signed with is gone). Returns how many."""
+    if settings.SESSION_ENGINE != "django.contrib.sessions.backends.db":
+        return 0
+    ended = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator(chunk_size=2000):
+        if session.get_decoded().get(SESSION_KEY) == str(user_id):
+            ended.append(session.pk)
+    Session.objects.filter(pk__in=ended).delete()
+    return len(ended)

@@ -1,5 +1,6 @@
 """Receivers: a profile for every new member, a guest's tables kept when they
-log in, ratings when a ranked game ends, abandoned games counted."""
+log in, the member's language applied when they log in, their preferences on
+the table page, ratings when a ranked game ends, abandoned games counted."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
-from accounts import services
+from accounts import selectors, services
+from accounts.middleware import LANGUAGE_TO_APPLY
 from games.models import Game, Table
 from games.play import services as game_services
-from games.signals import game_finished, seat_abandoned
+from games.signals import game_finished, seat_abandoned, table_page_preferences
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +36,22 @@ def adopt_tables_played_as_guest(sender: Any, request: HttpRequest | None, user:
     guest_key = session.get(game_services.GUEST_KEY_SESSION, "") if session is not None else ""
     if session is not None and guest_key and game_services.adopt_guest_seats(guest_key=guest_key, user=user):
         session.pop(game_services.GUEST_KEY_SESSION, None)
+
+
+@receiver(user_logged_in)
+def apply_member_language(sender: Any, request: HttpRequest | None, user: Any, **_kwargs: Any) -> None:
+    # The answer to the login sets the language cookie (accounts.middleware).
+    session = getattr(request, "session", None)
+    language = selectors.profile_of(user).language
+    if session is not None and language:
+        session[LANGUAGE_TO_APPLY] = language
+
+
+@receiver(table_page_preferences, dispatch_uid="accounts.table_preferences")
+def member_table_preferences(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> dict[str, Any] | None:
+    if not request.user.is_authenticated:
+        return None
+    return selectors.table_preferences(request.user)  # type: ignore[arg-type]
 
 
 @receiver(game_finished)

@@ -1,4 +1,4 @@
-"""Member pages: profiles, leaderboard, friends, replays."""
+"""Member pages: profiles, leaderboard, friends, replays, the account's settings, data and closing."""
 
 from django.urls import path
 
@@ -15,4 +15,7 @@ urlpatterns = [
     path("friends/<int:user_id>/remove/", views.remove_friend, name="remove_friend"),
     path("table/<int:table_id>/replay/", replays.replay, name="replay"),
     path("table/<int:table_id>/ratings.json", views.table_ratings, name="table_ratings"),
+    path("account/settings/", views.account_settings, name="settings"),
+    path("account/export/", views.account_export, name="export"),
+    path("account/close/", views.account_close, name="close"),
 ]

@@ -1,21 +1,28 @@
-"""Member pages: profiles, leaderboards, friends. Thin: parse, call a service
-or selector, render."""
+"""Member pages: profiles, leaderboards, friends, the member's settings,
+data and closing. Thin: parse, call a service or selector, render."""
 
 from __future__ import annotations
 
+import json
+
+from allauth.mfa.models import Authenticator
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import selectors, services
-from accounts.forms import FriendRequestForm
+from accounts.forms import CloseAccountForm, FriendRequestForm, PreferencesForm, TableSwitchForm
 from accounts.hooks import profile_panels
+from accounts.middleware import set_language_cookie
 from accounts.ratings import PROVISIONAL_SIGMA
 from games.fairplay import export
+from games.models import Table
 from games.play.modes import RANKED_MODES
 
 
@@ -142,11 +149,91 @@ def table_ratings(request: HttpRequest, table_id: int) -> JsonResponse:
         raise Http404("private table")
     record = RatedGame.objects.filter(game__table=table).first()
     changes = services.rating_changes(record) if record is not None else []
-    # The players' ratings in the mode, shown next to their names.
+    # The players' ratings in the mode, shown next to their names (not to a
+    # viewer in zen mode while the game is played).
     current = []
-    if table.mode:
+    if table.mode and not selectors.hides_ratings(request.user, table):
         seats = {seat.user_id: seat.number for seat in table.seats.all() if seat.user_id is not None}
         for user_id, (rating, provisional) in selectors.ratings_in_mode(list(seats), table.mode).items():
             current.append({"seat": seats[user_id], "rating": rating, "provisional": provisional})
         current.sort(key=lambda item: item["seat"])
     return JsonResponse({"mode": record.mode if record else table.mode, "changes": changes, "current": current})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_settings(request: HttpRequest) -> HttpResponse:
+    """``/account/settings/``: the member's preferences, and the way to their
+    e-mail addresses, password, two-factor authentication, data and closing.
+    A POST with ``preference`` and ``value`` is a switch of the table page
+    (JSON answer); any other POST is the whole form."""
+    profile = services.ensure_profile(user=request.user)  # type: ignore[arg-type]
+    if request.method == "POST" and "preference" in request.POST:
+        switch = TableSwitchForm(request.POST)
+        if not switch.is_valid():
+            return JsonResponse({"ok": False, "errors": switch.errors}, status=400)
+        services.update_preferences(user=request.user, **switch.preference_values())  # type: ignore[arg-type]
+        return JsonResponse({"ok": True})
+    form = PreferencesForm(request.POST if request.method == "POST" else None, instance=profile)
+    if request.method == "POST":
+        if form.is_valid():
+            values = {name: form.cleaned_data[name] for name in services.PREFERENCES}
+            profile = services.update_preferences(user=request.user, **values)  # type: ignore[arg-type]
+            if profile.language:
+                translation.activate(profile.language)  # the message in the language chosen
+            messages.success(request, _("Your settings are saved."))
+            response = redirect("accounts:settings")
+            if profile.language:
+                set_language_cookie(response, profile.language)
+            return response
+        status = 400
+    else:
+        status = 200
+    kinds = set(Authenticator.objects.filter(user=request.user).values_list("type", flat=True))
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "form": form,
+            "two_factor": Authenticator.Type.TOTP in kinds,
+            "recovery_codes": Authenticator.Type.RECOVERY_CODES in kinds,
+        },
+        status=status,
+    )
+
+
+@login_required
+@require_GET
+def account_export(request: HttpRequest) -> HttpResponse:
+    """``/account/export/``: all the member's data as one JSON file (a download)."""
+    data = selectors.member_data(request.user)  # type: ignore[arg-type]
+    body = json.dumps(data, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    day = timezone.now().date().isoformat()
+    response["Content-Disposition"] = f'attachment; filename="dominoes-club-{request.user.get_username()}-{day}.json"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def account_close(request: HttpRequest) -> HttpResponse:
+    """``/account/close/``: the confirmation page, then a POST with ``password``."""
+    form = CloseAccountForm(request.POST if request.method == "POST" else None)
+    reasons: list[str] = []
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.close_account(user=request.user, password=form.cleaned_data["password"])  # type: ignore[arg-type]
+        except services.ClosingError as error:
+            reasons = error.reasons
+        else:
+            logout(request)
+            messages.success(request, _("Your account is closed. Goodbye, and thank you for playing."))
+            return redirect("games:home")
+    blocking = [table for table in selectors.live_tables_of(request.user) if table.kind != Table.Kind.COMPUTER]  # type: ignore[arg-type]
+    return render(
+        request,
+        "accounts/close.html",
+        {"form": form, "reasons": reasons, "blocking": blocking},
+        status=400 if request.method == "POST" else 200,
+    )

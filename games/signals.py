@@ -44,3 +44,9 @@ waiting_seat_left = Signal()
 # ``waiting_table_closed``: after a waiting table was aborted (the owner
 # left, or it waited too long). Arguments: table, game, reason.
 waiting_table_closed = Signal()
+
+# The table page asks the apps above for the viewer's preferences (a
+# member's settings: accounts). Arguments: request, table. Each receiver
+# returns a dict or None; the page's config carries their union as
+# "preferences" (null for a guest, whose switches stay in their browser).
+table_page_preferences = Signal()

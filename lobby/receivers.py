@@ -1,7 +1,8 @@
 """Receivers of the lobby: the embedded mode's periodic loop starts with the
 first table socket (the lobby socket starts it itself); a new member gets
 the starting chips; the seats of a waiting room table hold and return their
-stakes; a room game that ends is settled."""
+stakes; a room game that ends is settled; the lobby's part of a member's
+data file and of closing their account."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.hooks import profile_panels
+from accounts.hooks import account_closing, export_parts, profile_panels
 from games import jobs
 from games.models import Game, Table
 from games.signals import (
@@ -25,7 +26,7 @@ from games.signals import (
     waiting_seat_taking,
     waiting_table_closed,
 )
-from lobby import chips, periodic, room_selectors, room_tables, rooms, tasks
+from lobby import chips, periodic, room_selectors, room_tables, rooms, selectors, services, tasks
 
 logger = logging.getLogger(__name__)
 
@@ -115,3 +116,16 @@ def table_room_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs:
         },
         request=request,
     )
+
+
+@receiver(export_parts, dispatch_uid="lobby.export")
+def export_lobby_data(sender: Any, member: Any, **_kwargs: Any) -> dict[str, Any]:
+    """Chips, level, the chip ledger, room tables, the queue, invitations."""
+    return selectors.member_data(member.pk)
+
+
+@receiver(account_closing, dispatch_uid="lobby.account_closing")
+def forget_closing_member(sender: Any, member: Any, **_kwargs: Any) -> list[str]:
+    # Inside the closing's transaction: undone if the closing is refused.
+    services.forget_member(user_id=member.pk)
+    return []

@@ -147,6 +147,7 @@ def weekly_winners(*, limit: int = 20, now: datetime.datetime | None = None) -> 
     rows = (
         ChipEntry.objects.filter(
             user__isnull=False,
+            user__is_active=True,  # a closed account is never named
             reason__in=[
                 ChipEntry.Reason.STAKE,
                 ChipEntry.Reason.RELEASE,
@@ -211,7 +212,8 @@ def seat_results(room_table: RoomTable) -> list[SeatResult]:
             SeatResult(
                 seat=seat.number,
                 name=names[seat.number],
-                username=seat.user.get_username() if seat.user is not None else "",
+                # A closed account's seat has lost its name: no link to it.
+                username=seat.user.get_username() if seat.user is not None and seat.name else "",
                 level=rooms.level_for(xp.get(seat.user_id, 0)) if seat.user_id is not None else 0,
                 paid=None if entry is None else entry.amount + back,
                 net=None if entry is None else entry.amount + back - room_table.stake,

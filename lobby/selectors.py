@@ -18,7 +18,8 @@ from games.live.presence import live_presence
 from games.models import Game, Seat, Table
 from games.play.modes import MODE_KEYS, RANKED_MODES
 from games.play.selectors import current_table, game_state, seat_names
-from lobby.models import Invitation, QueueEntry
+from lobby import rooms
+from lobby.models import ChipEntry, ChipWallet, Invitation, QueueEntry, RoomTable
 
 
 def counts() -> dict[str, Any]:
@@ -182,3 +183,65 @@ def pending_invitations(user: User) -> QuerySet[Invitation]:
         .select_related("from_user", "table")
         .order_by("-created_at")
     )
+
+
+def member_data(user_id: int) -> dict[str, Any]:
+    """What the lobby keeps about a member, for their data file
+    (``/account/export/``, through ``accounts.hooks.export_parts``): chips,
+    level and experience, the chip ledger, the room tables they sat at, their
+    place in a queue, the invitations they sent and received."""
+    wallet = ChipWallet.objects.filter(user_id=user_id).first() or ChipWallet(user_id=user_id)
+    progress = rooms.progress(wallet.xp)
+    entry = QueueEntry.objects.filter(user_id=user_id).first()
+    invitations = Invitation.objects.filter(Q(from_user_id=user_id) | Q(to_user_id=user_id)).select_related(
+        "from_user", "to_user"
+    )
+    return {
+        "chips": {
+            "balance": wallet.balance,
+            "xp": wallet.xp,
+            "level": progress.level,
+            "xp_to_next_level": progress.to_next,
+            "topped_up_on": wallet.topped_up_on,
+        },
+        "chip_ledger": [
+            {
+                "at": row.created_at,
+                "amount": row.amount,
+                "xp": row.xp,
+                "reason": row.reason,
+                "table": row.game.table_id if row.game is not None else None,
+                "balance_after": row.balance_after,
+                "note": row.note,
+                "detail": row.detail,
+            }
+            for row in ChipEntry.objects.filter(user_id=user_id).select_related("game").order_by("created_at", "pk")
+        ],
+        "room_tables": [
+            {
+                "table": row.table_id,
+                "room": row.room,
+                "kind": row.kind,
+                "target": row.target,
+                "stake": row.stake,
+                "settled_at": row.settled_at,
+                "outcome": row.outcome,
+            }
+            for row in RoomTable.objects.filter(table__seats__user_id=user_id).distinct().order_by("table_id")
+        ],
+        "queue": None
+        if entry is None
+        else {"mode": entry.mode, "room": entry.room, "rating": entry.rating, "joined_at": entry.joined_at},
+        "invitations": [_invitation_data(row, user_id) for row in invitations.order_by("created_at", "pk")],
+    }
+
+
+def _invitation_data(row: Invitation, user_id: int) -> dict[str, Any]:
+    sent = row.from_user_id == user_id
+    other = row.to_user if sent else row.from_user
+    return {
+        "table": row.table_id,
+        "direction": "sent" if sent else "received",
+        "member": other.get_username() if other.is_active else "",
+        "created_at": row.created_at,
+    }

@@ -19,6 +19,7 @@ from functools import partial
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,9 +30,9 @@ from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import current_tables
 from games.play.services import InGame, SeatSpec, create_table
-from lobby import broadcast, private, selectors
+from lobby import broadcast, private, room_tables, selectors
 from lobby.matchmaking import Ticket, pair_tickets, seat_order
-from lobby.models import Invitation, QueueEntry
+from lobby.models import Invitation, QueueEntry, RoomTable
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +133,22 @@ def broadcast_counts() -> dict[str, object]:
     frame = selectors.counts()
     broadcast.send_to_lobby(frame)
     return frame
+
+
+def forget_member(*, user_id: int) -> None:
+    """A member closes their account (accounts.hooks.account_closing): out of
+    every queue, their invitations (sent and received) withdrawn, and any of
+    their room tables that ended unsettled settled now. Their chips and
+    ledger stay (play money: nothing is paid out)."""
+    leave_queue(user_id=user_id)
+    Invitation.objects.filter(Q(from_user_id=user_id) | Q(to_user_id=user_id)).delete()
+    unsettled = RoomTable.objects.filter(
+        table__seats__user_id=user_id,
+        settled_at__isnull=True,
+        table__status__in=[Table.Status.FINISHED, Table.Status.ABORTED],
+    ).values_list("pk", flat=True)
+    for table_id in list(unsettled):
+        room_tables.settle(table_id=table_id)
 
 
 # --- Invitations to private tables ---------------------------------------------

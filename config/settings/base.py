@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "accounts",
     "allauth",
     "allauth.account",
+    # Two-factor authentication (an authenticator app, recovery codes) under /accounts/2fa/.
+    "allauth.mfa",
     "games",
     "lobby",
     "rules_guide",
@@ -73,6 +75,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A member's language preference applied when they log in (accounts.middleware).
+    "accounts.middleware.MemberLanguageMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -265,6 +269,10 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # Sign-up does not reveal whether an address has an account (accounts.adapter).
 ACCOUNT_FORMS = {"signup": "accounts.adapter.QuietSignupForm"}
+# Two-factor authentication (allauth.mfa, docs/members.md): an authenticator
+# app (TOTP) and recovery codes; once it is on, the login asks for a code.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+# The issuer an authenticator app shows next to the code: SITE_NAME (below).
 
 # --- E-mail (sign-up, password resets) ---------------------------------------
 # SMTP as soon as EMAIL_HOST is set; without it, mails are printed to the
@@ -292,6 +300,7 @@ SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)
 # framework's "example.com".
 SITE_DOMAIN = os.environ.get("SITE_DOMAIN", "") or (env_list("ALLOWED_HOSTS", []) or ["localhost:8000"])[0]
 SITE_NAME = os.environ.get("SITE_NAME", "Dominoes club")
+MFA_TOTP_ISSUER = SITE_NAME
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

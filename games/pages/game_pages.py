@@ -16,7 +16,7 @@ from games.pages.quick import quick_starts
 from games.play import limits, selectors, services
 from games.play.modes import LEVEL_LABELS
 from games.play.variants import rules_url_for
-from games.signals import table_page_panels
+from games.signals import table_page_panels, table_page_preferences
 from games.timers import expiry
 
 LAST_SETTINGS = "last_computer_game"
@@ -173,9 +173,14 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if not selectors.can_watch(table, seat):
         raise Http404("private table")
     panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
+    config = table_config(table, seat)
+    preferences: dict[str, Any] = {}
+    for _receiver, answer in table_page_preferences.send(Table, request=request, table=table):
+        preferences.update(answer or {})
+    config["preferences"] = preferences or None
     context = {
         "table": table,
-        "config": table_config(table, seat),
+        "config": config,
         "seated": seat is not None,
         "again": computer_settings(table) if seat is not None else None,
         "panels": panels,

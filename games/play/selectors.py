@@ -181,6 +181,10 @@ def seat_name(seat: Seat, computer_number: int = 1) -> str:
         return _("Computer %(number)s") % {"number": computer_number}
     if seat.name:
         return seat.name
+    if seat.user_id is not None:
+        # A member's seat keeps their name; without it, they closed their
+        # account (games.play.services.tables.withdraw_member_names).
+        return pgettext("seat", "Closed account")
     if seat.guest_key:
         return _("Guest")
     return pgettext("seat", "Open seat")
@@ -214,7 +218,7 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
                 "name": seat_name(seat, computers),
                 "kind": seat.kind,
                 "level": seat.level or None,
-                "member": seat.user.get_username() if seat.user is not None else None,
+                "member": seat.user.get_username() if seat.user is not None and seat.name else None,
             }
         )
     return players

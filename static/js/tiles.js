@@ -1,5 +1,5 @@
 // SVG drawing of a domino tile for the browser: the same markup as
-// games/tiles_svg.py renders on the server (games/tests/test_tiles_agree.py
+// games/pages/tiles_svg.py renders on the server (games/tests/test_tiles_agree.py
 // renders every tile both ways and compares them). `tileParts` describes the
 // markup without the DOM (so node can load this module); `tileSvg` builds it.
 
@@ -9,7 +9,20 @@
  * @property {string} name
  * @property {Record<string, string>} attrs
  * @property {Part[]} children
+ * @property {string} [text] its text, if any
  */
+
+// How the tiles show their numbers: "pips" (the default, the server's picture)
+// or "numbers" (a digit in each half), a member's preference or a guest's
+// switch at the table.
+let faces = "pips";
+
+/** @param {string} value "pips" or "numbers" */
+export function setTileFaces(value) {
+  faces = value === "numbers" ? "numbers" : "pips";
+}
+
+export const tileFaces = () => faces;
 
 /** @type {Record<number, ReadonlyArray<readonly [number, number]>>} Pip centres in a 100 x 100 half, for each number. */
 export const PIP_LAYOUT = {
@@ -61,7 +74,10 @@ export function tileParts(a, b, { vertical = false, label = "" } = {}) {
     vertical
       ? part("line", { x1: 12, y1: 100, x2: 88, y2: 100, class: "tile-divider" })
       : part("line", { x1: 100, y1: 12, x2: 100, y2: 88, class: "tile-divider" }),
-    part("g", { class: "tile-pips" }, [...pips(a, 0, 0), ...pips(b, dx, dy)]),
+    faces === "numbers"
+      ? part("g", { class: "tile-numbers", "aria-hidden": "true" }, [[a, 50, 50], [b, 50 + dx, 50 + dy]].map(
+        ([value, x, y]) => ({ ...part("text", { x, y: y + 2, "text-anchor": "middle", "dominant-baseline": "central" }), text: String(value) })))
+      : part("g", { class: "tile-pips" }, [...pips(a, 0, 0), ...pips(b, dx, dy)]),
   ]);
 }
 
@@ -69,9 +85,10 @@ export function tileParts(a, b, { vertical = false, label = "" } = {}) {
  * @param {Part} description
  * @returns {SVGElement}
  */
-function build({ name, attrs, children }) {
+function build({ name, attrs, children, text }) {
   const element = document.createElementNS(SVG_NS, name);
   for (const [key, value] of Object.entries(attrs)) element.setAttribute(key, value);
+  if (text !== undefined) element.textContent = text;
   element.append(...children.map(build));
   return element;
 }

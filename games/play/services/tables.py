@@ -224,3 +224,19 @@ def adopt_guest_seats(*, guest_key: str, user: User) -> int:
             adopted += 1
     return adopted
 
+
+
+def withdraw_member_names(*, user_id: int) -> int:
+    """A member closed their account: their seats keep the member (the games
+    and ratings stand) but no longer their name, so every page and file shows
+    the seat as a closed account (games.play.selectors.seat_name), and a rematch
+    they had asked for no longer counts them (it would seat them again).
+    Returns how many seats changed."""
+    with transaction.atomic():
+        seats = Seat.objects.filter(user_id=user_id, table__status=Table.Status.FINISHED).select_related("table")
+        for seat in seats:
+            table = seat.table
+            if seat.number in (table.rematch_seats or []):
+                table.rematch_seats = [number for number in table.rematch_seats if number != seat.number]
+                table.save(update_fields=["rematch_seats"])
+        return Seat.objects.filter(user_id=user_id).exclude(name="").update(name="")

@@ -7,6 +7,7 @@
 // player makes the next one through a pure function, then the page is drawn
 // from it (table_render.js). The socket is the site's helper (static/js/socket.js).
 import { openSocket } from "../../js/socket.js";
+import { setTileFaces } from "../../js/tiles.js";
 import { getJson } from "../../js/poller.js";
 import {
   announce, gameResultText, render, renderLine, roundResultText, setConnection, tickClocks, toast,
@@ -336,6 +337,18 @@ if (confirmBox) {
   confirmBox.addEventListener("change", () => {
     saveSetting("confirm", confirmBox.checked);
     dispatch({ type: "confirm", on: confirmBox.checked });
+  });
+}
+
+// Tile faces: pips or numbers (a member's preference, a guest's browser).
+setTileFaces(readSetting("tile-numbers") ? "numbers" : "pips");
+const facesBox = /** @type {HTMLInputElement | null} */ (document.querySelector('[data-setting="tile-numbers"]'));
+if (facesBox) {
+  facesBox.checked = readSetting("tile-numbers");
+  facesBox.addEventListener("change", () => {
+    setTileFaces(facesBox.checked ? "numbers" : "pips");
+    saveSetting("tile-numbers", facesBox.checked);
+    render(state);
   });
 }
 

@@ -81,11 +81,28 @@ export function el(tag, attributes = {}, ...children) {
 }
 
 /**
- * A remembered setting of this browser ("1" / "0" in localStorage).
+ * A member's preferences (their settings page, /account/settings/); null for a
+ * guest, whose switches are remembered by this browser.
+ * @typedef {{sounds: boolean, confirm: boolean, muteReactions: boolean, tileFaces: string, zen: boolean, saveUrl: string}} Preferences
+ */
+/** @type {Preferences | null} */
+export const preferences = config.preferences || null;
+/** @type {Record<string, (prefs: Preferences) => boolean>} */
+const MEMBER_SETTINGS = {
+  "mute-sounds": (prefs) => !prefs.sounds,
+  confirm: (prefs) => prefs.confirm,
+  "mute-reactions": (prefs) => prefs.muteReactions,
+  "tile-numbers": (prefs) => prefs.tileFaces === "numbers",
+};
+
+/**
+ * A switch of the table: a member's preference, else remembered by this
+ * browser ("1" / "0" in localStorage).
  * @param {string} name
  * @returns {boolean}
  */
 export function readSetting(name) {
+  if (preferences && name in MEMBER_SETTINGS) return Boolean(MEMBER_SETTINGS[name](preferences));
   try {
     return window.localStorage.getItem(`dominoes.${name}`) === "1";
   } catch {
@@ -98,9 +115,28 @@ export function readSetting(name) {
  * @param {boolean} on
  */
 export function saveSetting(name, on) {
+  if (preferences && name in MEMBER_SETTINGS) {
+    saveMemberSetting(preferences.saveUrl, name, on);
+    return;
+  }
   try {
     window.localStorage.setItem(`dominoes.${name}`, on ? "1" : "0");
   } catch {
     // private browsing: the setting lasts for this page only
   }
+}
+
+/**
+ * A member's switch, saved as their preference (a failure leaves it for this page).
+ * @param {string} url
+ * @param {string} name
+ * @param {boolean} on
+ */
+function saveMemberSetting(url, name, on) {
+  const field = /** @type {HTMLInputElement | null} */ (document.querySelector("[name=csrfmiddlewaretoken]"));
+  const body = new URLSearchParams({ preference: name, value: on ? "1" : "0" });
+  fetch(url, {
+    method: "POST", body, credentials: "same-origin",
+    headers: { "X-CSRFToken": field ? field.value : "", Accept: "application/json" },
+  }).catch(() => {});
 }

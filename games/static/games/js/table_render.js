@@ -3,7 +3,7 @@
 // for screen readers, toasts, the connection line).
 import { tileElement, tileKey, tileSvg } from "../../js/tiles.js";
 import { fitLine, openerIndex } from "./line_layout.js";
-import { $, config, el, els, find } from "./table_dom.js";
+import { $, config, el, els, find, preferences } from "./table_dom.js";
 import { canDo, endsToChoose, isMe, legalEnds, myTurn, playerInfo } from "./table_reduce.js";
 import {
   format, gettext, lastActionText, levelText, nameOf, ngettext, pairNames, pipsText, pointsText, reactionText,
@@ -68,7 +68,9 @@ function playerCard(state, view, seat, last, node = el("li")) {
   if (view.to_move === seat) node.setAttribute("aria-current", "true");
   else node.removeAttribute("aria-current");
   const name = el("span", { class: "player-name", text: nameOf(state, seat) });
-  const rating = state.seatRatings[seat];
+  // Zen mode (a member's preference): no ratings while the game is played.
+  const zen = Boolean(preferences && preferences.zen && !(view && view.game_over) && !state.gameFrame);
+  const rating = zen ? null : state.seatRatings[seat];
   if (rating) {
     name.append(el("span", {
       class: "player-rating", "data-seat-rating": rating.rating, text: ` ${rating.rating}${rating.provisional ? "?" : ""}`,

@@ -69,7 +69,7 @@
  */
 
 /**
- * The turn timer of a table with people (games/clock.py).
+ * The turn timer of a table with people (games/live/clock.py).
  * @typedef {object} Clock
  * @property {number} seat
  * @property {number} deadline_ms
@@ -101,7 +101,7 @@
 /** @typedef {{seats: number[], waiting: number[], url: string | null}} Rematch */
 
 /**
- * @typedef {object} Config the page's "table-config" (games.views.table_config)
+ * @typedef {object} Config the page's "table-config" (games.pages.game_pages.table_config)
  * @property {number} tableId
  * @property {string} wsPath
  * @property {number | null} seat
@@ -109,6 +109,7 @@
  * @property {string} [commitment]
  * @property {string[]} [reactions]
  * @property {Rematch | null} [rematch]
+ * @property {{sounds: boolean, confirm: boolean, muteReactions: boolean, tileFaces: string, zen: boolean, saveUrl: string} | null} [preferences] a member's preferences (null for a guest)
  */
 
 /** @typedef {{type: "state", seq?: number, view?: View | null, legal?: Action[], table?: TableInfo, chain?: string}} StateFrame */
