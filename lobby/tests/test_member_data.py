@@ -14,7 +14,6 @@ from django.test import Client
 from accounts import hooks, selectors, services
 from accounts.models import Friendship, Profile
 from games.models import GameReview, Move, Table
-from games.play import services as game_services
 from games.tests.helpers import play_out, ranked_table
 from lobby import chips, private, room_tables
 from lobby import services as lobby_services
@@ -48,8 +47,6 @@ def member_with_everything(make_member):
         status=GameReview.Status.READY,
         data={"summary": {"0": {"decisions": 3}, "1": {"decisions": 2}}, "moves": [{"seat": 0, "seq": 1}, {"seat": 1, "seq": 2}]},
     )
-    # A game still played (its moves' public part only).
-    live = ranked_table([alice, carol])
     # Friends, a request sent and one received.
     Friendship.objects.create(from_user=alice, to_user=bob, accepted=True)
     Friendship.objects.create(from_user=alice, to_user=carol)
@@ -58,7 +55,7 @@ def member_with_everything(make_member):
     chips.admin_entry(user_id=alice.pk, amount=50, note="a gift", created_by=bob)
     room_table = room_tables.open_table(owner=alice, room="passport", kind="duel", target=100)
     room_tables.join_table(table_id=room_table.pk, user=dave)
-    game_services.resign(game_id=room_table.game.pk, seat=1)
+    play_out(room_table, seed=1)  # played to its end: experience counts rounds played
     room_tables.settle(table_id=room_table.pk)
     # An invitation to a private table, and a place in a queue.
     private_table = private.create_private_table(
@@ -66,6 +63,8 @@ def member_with_everything(make_member):
     )
     lobby_services.invite_friend(table=private_table, from_user=bob, friend_id=alice.pk)
     lobby_services.join_queue(user=alice, mode="duel-draw")
+    # A game still played (its moves' public part only): one game at a time, so the last.
+    live = ranked_table([alice, carol])
     return {"member": alice, "ranked": table, "live": live, "room": room_table}
 
 
