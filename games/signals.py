@@ -44,3 +44,14 @@ waiting_seat_left = Signal()
 # ``waiting_table_closed``: after a waiting table was aborted (the owner
 # left, or it waited too long). Arguments: table, game, reason.
 waiting_table_closed = Signal()
+
+# The home page asks the apps above for panels (the puzzles app shows the
+# puzzle of the day). Arguments: request. Each receiver returns rendered
+# HTML (safe) or "".
+home_page_panels = Signal()
+
+# The periodic tick (lobby.periodic, which runs every app's periodic jobs)
+# asks the apps it may not import for theirs: each receiver runs its job and
+# returns a dict of what it did, merged into the tick's report. A receiver
+# that raises is logged and the others still run.
+periodic_tick = Signal()
