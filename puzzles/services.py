@@ -104,21 +104,28 @@ def search_finished_games(limit: int = 2, node_budget: int = generator.DEFAULT_N
 def play_computer_games(
     count: int, *, preset: str = "duel-block", level: str = "easy", seed: str = "puzzles"
 ) -> list[Game]:
-    """Play ``count`` whole games between computers at public tables, each
-    dealt from the server seed ``f"{seed}-{n}"`` (the same seeds give the
-    same games), through the table services: their replays are published
+    """Play ``count`` whole games between computers at public tables, dealt
+    from the server seeds ``f"{seed}-{n}"`` for n = 0, 1, ... (a seed that
+    dealt a game already is passed over: a seed deals one game; the same seed
+    gives the same game), through the table services: their replays are published
     like any other game's, so a puzzle from them can be checked by anyone."""
     rules = PRESETS[preset]
     games: list[Game] = []
-    for n in range(count):
-        table = table_services.create_table(
-            kind=Table.Kind.COMPUTER,
-            rules=rules,
-            preset=preset,
-            seats=[table_services.SeatSpec(level=level) for _ in range(rules.players)],
-            public=True,
-            server_seed=f"{seed}-{n}",
-        )
+    n = 0
+    while len(games) < count:
+        try:
+            table = table_services.create_table(
+                kind=Table.Kind.COMPUTER,
+                rules=rules,
+                preset=preset,
+                seats=[table_services.SeatSpec(level=level) for _ in range(rules.players)],
+                public=True,
+                server_seed=f"{seed}-{n}",
+            )
+        except table_services.NotAllowed:
+            n += 1  # this seed dealt a game already (an earlier run): the next one
+            continue
+        n += 1
         game = Game.objects.get(table=table)
         for _ in range(5000):
             game.refresh_from_db()
