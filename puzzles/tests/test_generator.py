@@ -54,7 +54,7 @@ def small_endgame(rng: Random, preset: str, size: int, bone: int) -> State:
     return new_game(rules, hands=hands, boneyard=rest[:bone] if rules.draw else [], seed=rng.randrange(10**6))
 
 
-CASES = [("duel-block", 4, 0), ("classic-draw", 3, 3), ("classic-block", 2, 0)]
+CASES = [("duel-block", 5, 0), ("classic-draw", 4, 3), ("classic-block", 3, 0)]
 
 
 @pytest.mark.parametrize(("preset", "size", "bone"), CASES)
