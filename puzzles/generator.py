@@ -171,16 +171,26 @@ def alternatives(state: State, side: int, budget: _Budget) -> list[Alternative]:
     """Every play of the seat to move with its exact value for ``side``
     (``SolverBudget`` beyond the budget)."""
     table = solver_table(state)
-    return [Alternative(tile, ends, _value(state, table, side, tile, ends[0], budget)) for tile, ends in plays(state)]
+    return [
+        Alternative(tile, ends, _value(state, table, side, tile, ends[0], budget))
+        for tile, ends in plays(state)
+    ]
 
 
 def _step(action: Any) -> dict[str, Any]:
     if isinstance(action, Play):
-        return {"seat": action.seat, "action": "play", "tile": [action.tile.low, action.tile.high], "end": str(action.end)}
+        return {
+            "seat": action.seat,
+            "action": "play",
+            "tile": [action.tile.low, action.tile.high],
+            "end": str(action.end),
+        }
     return {"seat": action.seat, "action": type(action).__name__.lower()}
 
 
-def best_line(state: State, side: int, first: Alternative, budget: _Budget) -> tuple[list[dict[str, Any]], State]:
+def best_line(
+    state: State, side: int, first: Alternative, budget: _Budget
+) -> tuple[list[dict[str, Any]], State]:
     """The line from ``first`` to the round's end, each seat playing its best
     (``side``'s seats the highest value, the others the lowest; the first
     such play in the engine's order on a tie), and the state at its end."""
@@ -207,11 +217,13 @@ def best_line(state: State, side: int, first: Alternative, budget: _Budget) -> t
         if len(options) == 1:
             tile, ends = options[0]
         else:
-            scored = [(_value(state, table, side, tile, ends[0], budget), tile, ends) for tile, ends in options]
+            scored = [
+                (_value(state, table, side, tile, ends[0], budget), tile, ends) for tile, ends in options
+            ]
             maximise = table.side(mover) == side
             pick = max if maximise else min
             target = pick(value for value, _tile, _ends in scored)
-            _value_, tile, ends = next(item for item in scored if item[0] == target)
+            tile, ends = next((tile, ends) for value, tile, ends in scored if value == target)
         action = Play(mover, tile, End(ends[0]))
         line.append(_step(action))
         state = apply_action(state, action)
@@ -291,4 +303,3 @@ def find_puzzles(states: Iterable[tuple[int, State]], node_budget: int = DEFAULT
         if kept is not None:
             found.append(kept)
     return found
-

@@ -61,16 +61,24 @@ class SearchedGame(models.Model):
     nodes = models.PositiveIntegerField(default=0)
     searched_at = models.DateTimeField(auto_now_add=True)
 
+    def __str__(self) -> str:
+        return f"game {self.game_id}: {self.found} puzzles"
+
 
 class PuzzleRating(models.Model):
     """A member's puzzle rating (OpenSkill, as accounts.ratings)."""
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_rating")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="puzzle_rating"
+    )
     mu = models.FloatField(default=MU)
     sigma = models.FloatField(default=SIGMA)
     solved = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"puzzle rating of {self.user_id}: {self.mu:.2f} ± {self.sigma:.2f}"
 
 
 class Attempt(models.Model):
@@ -91,3 +99,6 @@ class Attempt(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "puzzle"])]
+
+    def __str__(self) -> str:
+        return f"answer to puzzle {self.puzzle_id}: {'right' if self.correct else 'wrong'}"

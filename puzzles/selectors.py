@@ -76,7 +76,11 @@ def history(user_id: int, limit: int = HISTORY_LENGTH) -> list[Attempt]:
 def seen_by_session(session_key: str) -> list[int]:
     if not session_key:
         return []
-    return list(Attempt.objects.filter(~Q(session_key=""), session_key=session_key).values_list("puzzle_id", flat=True))
+    return list(
+        Attempt.objects.filter(~Q(session_key=""), session_key=session_key).values_list(
+            "puzzle_id", flat=True
+        )
+    )
 
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:

@@ -161,7 +161,9 @@ def parse_play(puzzle: Puzzle, tile: str, end: str) -> tuple[list[int], str]:
         raise BadAnswer('end must be "left" or "right"')
     pair = sorted([a, b])
     for alt in puzzle.alternatives:
-        if alt["tile"] == pair and (end in alt["ends"] or len(alt["ends"]) == 1 and not puzzle.position["line"]):
+        if alt["tile"] == pair and (
+            end in alt["ends"] or (len(alt["ends"]) == 1 and not puzzle.position["line"])
+        ):
             return pair, end
     raise BadAnswer("that tile cannot be played on that end in this position")
 
@@ -170,7 +172,9 @@ def is_solution(puzzle: Puzzle, tile: list[int], end: str) -> bool:
     return bool(tile == puzzle.solution_tile and (end in puzzle.solution_ends or not puzzle.position["line"]))
 
 
-def answer(puzzle: Puzzle, *, user: AbstractBaseUser | AnonymousUser | None, session_key: str, tile: str, end: str) -> Answer:
+def answer(
+    puzzle: Puzzle, *, user: AbstractBaseUser | AnonymousUser | None, session_key: str, tile: str, end: str
+) -> Answer:
     """Record an answer. A member's first answer to a puzzle moves their
     puzzle rating and the puzzle's (OpenSkill: a win for whoever was right);
     later answers and guests' answers count in the puzzle's figures only."""
@@ -188,7 +192,8 @@ def answer(puzzle: Puzzle, *, user: AbstractBaseUser | AnonymousUser | None, ses
             rating, _ = PuzzleRating.objects.select_for_update().get_or_create(user_id=member.pk)
             before = rating.mu
             (mine,), (theirs,) = rate_match(
-                [[Skill(rating.mu, rating.sigma)], [Skill(locked.mu, locked.sigma)]], [1, 2] if correct else [2, 1]
+                [[Skill(rating.mu, rating.sigma)], [Skill(locked.mu, locked.sigma)]],
+                [1, 2] if correct else [2, 1],
             )
             rating.mu, rating.sigma = mine.mu, mine.sigma
             if correct:

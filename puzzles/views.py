@@ -30,7 +30,9 @@ def _user_id(request: HttpRequest) -> int | None:
 
 
 def next_puzzle(request: HttpRequest) -> HttpResponse:
-    seen = [] if request.user.is_authenticated else selectors.seen_by_session(request.session.session_key or "")
+    seen = (
+        [] if request.user.is_authenticated else selectors.seen_by_session(request.session.session_key or "")
+    )
     puzzle = selectors.next_puzzle(user_id=_user_id(request), seen=seen)
     if puzzle is None:
         return render(request, "puzzles/none.html", status=200)
@@ -52,7 +54,12 @@ def _page(request: HttpRequest, puzzle: Puzzle, *, daily: bool) -> HttpResponse:
     names = game_selectors.seat_names(Seat.objects.filter(table_id=puzzle.table_id))
     position = puzzle.position
     hands = [
-        {"seat": seat, "name": names.get(seat, str(seat + 1)), "tiles": tiles, "to_move": seat == puzzle.to_move}
+        {
+            "seat": seat,
+            "name": names.get(seat, str(seat + 1)),
+            "tiles": tiles,
+            "to_move": seat == puzzle.to_move,
+        }
         for seat, tiles in enumerate(position["hands"])
     ]
     ends: dict[tuple[int, ...], list[str]] = {}
@@ -140,7 +147,9 @@ def export_csv(request: HttpRequest) -> StreamingHttpResponse:
             return value
 
     writer = csv.writer(Echo())
-    response = StreamingHttpResponse((writer.writerow(row) for row in selectors.csv_rows()), content_type="text/csv")
+    response = StreamingHttpResponse(
+        (writer.writerow(row) for row in selectors.csv_rows()), content_type="text/csv"
+    )
     response["Content-Disposition"] = 'attachment; filename="puzzles.csv"'
     return response
 

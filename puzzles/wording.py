@@ -12,13 +12,13 @@ from puzzles.models import Puzzle
 
 def outcome_text(result: str, points: int) -> str:
     if result == "win":
-        return ngettext("wins the round by %(points)d point", "wins the round by %(points)d points", points) % {
-            "points": points
-        }
+        return ngettext(
+            "wins the round by %(points)d point", "wins the round by %(points)d points", points
+        ) % {"points": points}
     if result == "loss":
-        return ngettext("loses the round by %(points)d point", "loses the round by %(points)d points", points) % {
-            "points": points
-        }
+        return ngettext(
+            "loses the round by %(points)d point", "loses the round by %(points)d points", points
+        ) % {"points": points}
     return _("nobody wins the round")
 
 
@@ -43,10 +43,20 @@ def explain(puzzle: Puzzle) -> list[dict[str, Any]]:
                 "points": alt["points"],
                 "best": best,
                 "text": _("%(tile)s %(end)s: %(outcome)s.")
-                % {"tile": f"{low}-{high}", "end": end_text(alt["ends"]), "outcome": outcome_text(alt["result"], alt["points"])},
+                % {
+                    "tile": f"{low}-{high}",
+                    "end": end_text(alt["ends"]),
+                    "outcome": outcome_text(alt["result"], alt["points"]),
+                },
             }
         )
-    rows.sort(key=lambda row: (not row["best"], row["result"] != "win", -row["points"] if row["result"] == "win" else row["points"]))
+    rows.sort(
+        key=lambda row: (
+            not row["best"],
+            row["result"] != "win",
+            -row["points"] if row["result"] == "win" else row["points"],
+        )
+    )
     return rows
 
 

@@ -33,7 +33,15 @@ def _tap(page, tile: list[int], end: str) -> None:
 
 def test_a_wrong_play_is_refused_and_the_right_one_accepted(new_context, site_server) -> None:
     subprocess.run(
-        [sys.executable, "manage.py", "make_puzzles", "--self-play", "6", "--seed", f"browser-{uuid.uuid4().hex}"],
+        [
+            sys.executable,
+            "manage.py",
+            "make_puzzles",
+            "--self-play",
+            "6",
+            "--seed",
+            f"browser-{uuid.uuid4().hex}",
+        ],
         cwd=ROOT,
         env=site_server.env,
         check=True,

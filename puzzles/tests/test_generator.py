@@ -91,14 +91,21 @@ def test_every_value_and_the_uniqueness_agree_with_a_brute_force(preset, size, b
         end = state
         for step in puzzle.line:
             action = next(
-                a for a in legal_actions(end)
-                if a.seat == step["seat"] and type(a).__name__.lower() == step["action"]
-                and (step["action"] != "play" or ([a.tile.low, a.tile.high], str(a.end)) == (step["tile"], step["end"]))
+                a
+                for a in legal_actions(end)
+                if a.seat == step["seat"]
+                and type(a).__name__.lower() == step["action"]
+                and (
+                    step["action"] != "play"
+                    or ([a.tile.low, a.tile.high], str(a.end)) == (step["tile"], step["end"])
+                )
             )
             end = apply_action(end, action)
         assert end.round_over
         assert _utility(end, _side(state, puzzle.to_move)) == got.value
-        assert puzzle.kind == ("count" if len(winners) > 1 else "block" if end.round_result.blocked else "domino")
+        assert puzzle.kind == (
+            "count" if len(winners) > 1 else "block" if end.round_result.blocked else "domino"
+        )
     assert made >= 5
 
 

@@ -21,7 +21,9 @@ class Command(BaseCommand):
         parser.add_argument("--preset", default="duel-block", choices=sorted(PRESETS), help="their variant")
         parser.add_argument("--level", default="easy", choices=["easy", "medium", "hard"], help="their level")
         parser.add_argument("--seed", default="puzzles", help="their server seeds are SEED-0, SEED-1, ...")
-        parser.add_argument("--budget", type=int, default=generator.DEFAULT_NODE_BUDGET, help="solver nodes per position")
+        parser.add_argument(
+            "--budget", type=int, default=generator.DEFAULT_NODE_BUDGET, help="solver nodes per position"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["self_play"] > 0:
