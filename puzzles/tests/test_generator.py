@@ -10,7 +10,7 @@ from random import Random
 import pytest
 
 from games.ai import choose_action
-from games.engine import PRESETS, TILES, Play, State, apply_action, legal_actions, new_game, view_for
+from games.engine import PRESETS, TILES, Play, Rules, State, apply_action, legal_actions, new_game, view_for
 from puzzles.generator import WIN, find_puzzles, judge, plays
 
 
@@ -46,7 +46,8 @@ def brute_plays(state: State) -> dict[tuple[int, int, str], float]:
 
 
 def small_endgame(rng: Random, preset: str, size: int, bone: int) -> State:
-    rules = replace(PRESETS[preset], hand_size=size, target=500)
+    base = Rules(draw=False, players=4, teams=True) if preset == "pairs" else PRESETS[preset]
+    rules = replace(base, hand_size=size, target=500)
     tiles = list(TILES)
     rng.shuffle(tiles)
     hands = [tiles[k * size : (k + 1) * size] for k in range(rules.players)]
@@ -54,7 +55,7 @@ def small_endgame(rng: Random, preset: str, size: int, bone: int) -> State:
     return new_game(rules, hands=hands, boneyard=rest[:bone] if rules.draw else [], seed=rng.randrange(10**6))
 
 
-CASES = [("duel-block", 5, 0), ("classic-draw", 4, 3), ("classic-block", 3, 0)]
+CASES = [("duel-block", 5, 0), ("classic-draw", 4, 3), ("classic-block", 3, 0), ("pairs", 3, 0)]
 
 
 @pytest.mark.parametrize(("preset", "size", "bone"), CASES)
