@@ -50,3 +50,14 @@ waiting_table_closed = Signal()
 # returns a dict or None; the page's config carries their union as
 # "preferences" (null for a guest, whose switches stay in their browser).
 table_page_preferences = Signal()
+
+# The home page asks the apps above for panels (the puzzles app shows the
+# puzzle of the day). Arguments: request. Each receiver returns rendered
+# HTML (safe) or "".
+home_page_panels = Signal()
+
+# The periodic tick (lobby.periodic, which runs every app's periodic jobs)
+# asks the apps it may not import for theirs: each receiver runs its job and
+# returns a dict of what it did, merged into the tick's report. A receiver
+# that raises is logged and the others still run.
+periodic_tick = Signal()

@@ -1,7 +1,9 @@
 """The periodic tick of the site: matchmaking (ranked and rooms), the turn
 timers, ratings and room chips whose signal was lost (and the stakes of
 aborted room tables, and of room tables that waited too long), dead
-sockets, and the live counters.
+sockets, and the live counters; and the jobs of the apps beside it (the
+puzzles' search of finished games), through the ``games.signals.periodic_tick``
+hook, since the lobby may not import them.
 
 The lobby sits on top of the other apps, so it is the one that runs their
 periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
@@ -23,6 +25,7 @@ from django.db import close_old_connections
 
 from accounts.services import rate_missed_games
 from games.live.services import forget_dead_sockets
+from games.signals import periodic_tick
 from games.timers.expiry import sweep
 from lobby import room_tables, services
 
@@ -63,6 +66,12 @@ def tick() -> dict[str, Any]:
             report[name] = job()
         except Exception:
             logger.exception("the periodic job %r failed", name)
+    # The jobs of the apps beside the lobby (puzzles), which it may not import.
+    for receiver, result in periodic_tick.send_robust(sender=None):
+        if isinstance(result, Exception):
+            logger.error("the periodic job of %r failed", receiver, exc_info=result)
+        elif isinstance(result, dict):
+            report.update(result)
     return report
 
 

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "allauth.mfa",
     "games",
     "lobby",
+    "puzzles",
     "rules_guide",
 ]
 

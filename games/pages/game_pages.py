@@ -16,7 +16,7 @@ from games.pages.quick import quick_starts
 from games.play import limits, selectors, services
 from games.play.modes import LEVEL_LABELS
 from games.play.variants import rules_url_for
-from games.signals import table_page_panels, table_page_preferences
+from games.signals import home_page_panels, table_page_panels, table_page_preferences
 from games.timers import expiry
 
 LAST_SETTINGS = "last_computer_game"
@@ -32,7 +32,9 @@ def last_settings(request: HttpRequest) -> dict[str, Any]:
 
 def home(request: HttpRequest) -> HttpResponse:
     form = PlayComputerForm(initial=last_settings(request))
-    return render(request, "games/home.html", _home_context(request, form))
+    context = _home_context(request, form)
+    context["panels"] = [html for _receiver, html in home_page_panels.send(None, request=request) if html]
+    return render(request, "games/home.html", context)
 
 
 def _home_context(request: HttpRequest, form: PlayComputerForm) -> dict[str, Any]:

@@ -28,7 +28,27 @@ def test_the_embedded_mode_ticks_in_a_thread(settings, monkeypatch) -> None:
 
 def test_one_tick_runs_every_job(make_member) -> None:
     report = periodic.tick()
-    assert set(report) == {
+    # The lobby's own jobs, and those of the apps beside it (games.signals.periodic_tick).
+    assert set(report) >= {
         "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts"
     }
     assert report["counts"]["type"] == "counts"
+
+
+def test_the_tick_runs_the_jobs_of_the_apps_beside_it_through_its_hook(db) -> None:
+    from games.signals import periodic_tick
+
+    def job(sender, **kwargs):
+        return {"beside": 7}
+
+    def broken(sender, **kwargs):
+        raise RuntimeError("a job beside the lobby failed")
+
+    periodic_tick.connect(job, dispatch_uid="test.beside")
+    periodic_tick.connect(broken, dispatch_uid="test.broken")
+    try:
+        report = periodic.tick()
+    finally:
+        periodic_tick.disconnect(dispatch_uid="test.beside")
+        periodic_tick.disconnect(dispatch_uid="test.broken")
+    assert report["beside"] == 7

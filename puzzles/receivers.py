@@ -1,0 +1,30 @@
+"""What the puzzles app hears from games: the periodic tick (search the
+finished games) and the home page (the puzzle of the day)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.dispatch import receiver
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+
+from games.signals import home_page_panels, periodic_tick
+from puzzles import selectors, services
+
+
+@receiver(periodic_tick, dispatch_uid="puzzles.search")
+def search_on_tick(sender: Any, **kwargs: Any) -> dict[str, int]:
+    limit = int(getattr(settings, "PUZZLES_GAMES_PER_TICK", 2))
+    if limit <= 0:
+        return {}
+    return {"puzzles": services.search_finished_games(limit=limit)}
+
+
+@receiver(home_page_panels, dispatch_uid="puzzles.daily")
+def daily_panel(sender: Any, request: HttpRequest, **kwargs: Any) -> str:
+    puzzle = selectors.daily_puzzle()
+    if puzzle is None:
+        return ""
+    return render_to_string("puzzles/_daily_card.html", {"puzzle": puzzle}, request=request)

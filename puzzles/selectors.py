@@ -1,0 +1,125 @@
+"""The puzzles' reads: the next puzzle for a viewer, the puzzle of the day,
+a member's rating and history, the public JSON and CSV rows."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.ratings import MU, SIGMA, display_rating, format_rating
+from puzzles.models import Attempt, Puzzle, PuzzleRating
+
+HISTORY_LENGTH = 50
+
+
+def get_puzzle(puzzle_id: int) -> Puzzle | None:
+    return Puzzle.objects.filter(pk=puzzle_id).first()
+
+
+def member_skill(user_id: int) -> tuple[float, float]:
+    row = PuzzleRating.objects.filter(user_id=user_id).first()
+    return (row.mu, row.sigma) if row is not None else (MU, SIGMA)
+
+
+def member_rating(user_id: int) -> str:
+    """The member's puzzle rating as shown ("1500?" while provisional)."""
+    mu, sigma = member_skill(user_id)
+    return format_rating(mu, sigma)
+
+
+def puzzle_rating(puzzle: Puzzle) -> int:
+    return display_rating(puzzle.mu)
+
+
+def next_puzzle(*, user_id: int | None, seen: Iterable[int] = ()) -> Puzzle | None:
+    """A member: the puzzle nearest their rating among those they have not
+    answered (the lowest id on a tie). A guest: the first puzzle not in
+    ``seen`` (the ones their session answered). None when none is left."""
+    queryset: QuerySet[Puzzle] = Puzzle.objects.all()
+    if user_id is None:
+        return queryset.exclude(pk__in=list(seen)).order_by("id").first()
+    mu, _sigma = member_skill(user_id)
+    answered = Attempt.objects.filter(user_id=user_id).values("puzzle_id")
+    remaining = queryset.exclude(pk__in=answered)
+    above = remaining.filter(mu__gte=mu).order_by("mu", "id").first()
+    below = remaining.filter(mu__lt=mu).order_by("-mu", "id").first()
+    if above is None or below is None:
+        return above or below
+    return above if above.mu - mu <= mu - below.mu else below
+
+
+def daily_puzzle(day: dt.date | None = None) -> Puzzle | None:
+    """The puzzle of the day: among the puzzles made before the day began
+    (so that none made during the day changes it), the one a hash of the
+    date picks. None while there is none."""
+    day = day or timezone.localdate()
+    start = timezone.make_aware(dt.datetime.combine(day, dt.time.min))
+    before = Puzzle.objects.filter(created_at__lt=start).order_by("id")
+    count = before.count()
+    if not count:
+        return None
+    index = int.from_bytes(hashlib.sha256(day.isoformat().encode()).digest()[:8], "big") % count
+    return before[index]
+
+
+def history(user_id: int, limit: int = HISTORY_LENGTH) -> list[Attempt]:
+    """A member's answers, newest first, with their puzzles."""
+    return list(Attempt.objects.filter(user_id=user_id).select_related("puzzle")[:limit])
+
+
+def seen_by_session(session_key: str) -> list[int]:
+    if not session_key:
+        return []
+    return list(
+        Attempt.objects.filter(~Q(session_key=""), session_key=session_key).values_list(
+            "puzzle_id", flat=True
+        )
+    )
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    """The public description of a puzzle (docs/puzzles.md)."""
+    return {
+        "id": puzzle.pk,
+        "kind": puzzle.kind,
+        "source_table": puzzle.table_id,
+        "seq": puzzle.seq,
+        "round": puzzle.round,
+        "to_move": puzzle.to_move,
+        "solution": {"tile": list(puzzle.solution_tile), "end": puzzle.solution_ends[0]},
+        "equivalent_ends": list(puzzle.solution_ends),
+        "line": list(puzzle.line),
+        "alternatives": list(puzzle.alternatives),
+        "preset": puzzle.preset,
+        "players": puzzle.players,
+        "teams": puzzle.teams,
+        "rating": puzzle_rating(puzzle),
+        "nodes": puzzle.nodes,
+    }
+
+
+CSV_FIELDS = ("id", "kind", "source_table", "seq", "to_move", "solution", "line", "preset", "rating")
+
+
+def csv_rows() -> Iterator[list[str]]:
+    """The header then one row per puzzle (the solution as ``a-b end``, the line as JSON)."""
+    yield list(CSV_FIELDS)
+    for puzzle in Puzzle.objects.order_by("id").iterator():
+        low, high = puzzle.solution_tile
+        yield [
+            str(puzzle.pk),
+            puzzle.kind,
+            str(puzzle.table_id),
+            str(puzzle.seq),
+            str(puzzle.to_move),
+            f"{low}-{high} {puzzle.solution_ends[0]}",
+            json.dumps(puzzle.line, separators=(",", ":")),
+            puzzle.preset,
+            str(puzzle_rating(puzzle)),
+        ]

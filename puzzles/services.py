@@ -1,0 +1,224 @@
+"""The puzzles' writes: searching finished games for puzzles, the computer's
+self-play games that feed a young site, and the answers (with the ratings)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from accounts.ratings import Skill, display_rating, rate_match
+from games.engine import PRESETS, State
+from games.models import Game, Table
+from games.play import selectors as game_selectors
+from games.play import services as table_services
+from games.play.locks import try_lock
+from puzzles import generator
+from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
+
+logger = logging.getLogger(__name__)
+
+ENDS = ("left", "right")
+
+
+class BadAnswer(ValueError):
+    """An answer that is not a play of the puzzle's position (nothing is written)."""
+
+
+def position_of(state: State) -> dict[str, Any]:
+    """What a puzzle page draws of a position: every hand, the line, the boneyard."""
+    return {
+        "hands": [[[tile.low, tile.high] for tile in hand] for hand in state.hands],
+        "line": [[a, b] for _tile, (a, b) in state.line],
+        "boneyard": [[tile.low, tile.high] for tile in state.boneyard],
+        "scores": list(state.scores),
+    }
+
+
+def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) -> list[Puzzle]:
+    """Search one finished game for puzzles, once: the puzzles it gives are
+    written with a ``SearchedGame`` row (a second call finds the row and
+    writes nothing). Aborted and unfinished games give none."""
+    if SearchedGame.objects.filter(game=game).exists():
+        return []
+    found: list[generator.Found] = []
+    states: dict[int, State] = {}
+    if game.finished and not game.aborted:
+        for move, state in game_selectors.iter_states(game):
+            states[move.seq if move is not None else 0] = state
+        found = generator.find_puzzles(states.items(), node_budget)
+    made: list[Puzzle] = []
+    try:
+        with transaction.atomic():
+            SearchedGame.objects.create(game=game, found=len(found), nodes=sum(p.nodes for p in found))
+            for puzzle in found:
+                rules = states[puzzle.seq].rules
+                made.append(
+                    Puzzle.objects.create(
+                        table_id=game.table_id,
+                        seq=puzzle.seq,
+                        round=puzzle.round,
+                        kind=puzzle.kind,
+                        preset=game.preset,
+                        players=rules.players,
+                        teams=rules.teams,
+                        to_move=puzzle.to_move,
+                        solution_tile=[puzzle.solution.tile.low, puzzle.solution.tile.high],
+                        solution_ends=list(puzzle.solution.ends),
+                        alternatives=[alt.to_dict() for alt in puzzle.alternatives],
+                        line=list(puzzle.line),
+                        position=position_of(states[puzzle.seq]),
+                        nodes=puzzle.nodes,
+                    )
+                )
+    except IntegrityError:
+        # Another process searched it meanwhile.
+        return []
+    return made
+
+
+def games_to_search(limit: int) -> list[Game]:
+    return list(
+        Game.objects.filter(finished_at__isnull=False, puzzle_search__isnull=True)
+        .select_related("table")
+        .order_by("finished_at", "id")[:limit]
+    )
+
+
+def search_finished_games(limit: int = 2, node_budget: int = generator.DEFAULT_NODE_BUDGET) -> int:
+    """The periodic job: search up to ``limit`` finished games not searched
+    yet (oldest first), one process at a time. Returns the puzzles made."""
+    made = 0
+    with transaction.atomic():
+        if not try_lock("puzzles.search"):
+            return 0
+        for game in games_to_search(limit):
+            made += len(search_game(game, node_budget))
+    return made
+
+
+def play_computer_games(
+    count: int, *, preset: str = "duel-block", level: str = "easy", seed: str = "puzzles"
+) -> list[Game]:
+    """Play ``count`` whole games between computers at public tables, dealt
+    from the server seeds ``f"{seed}-{n}"`` for n = 0, 1, ... (a seed that
+    dealt a game already is passed over: a seed deals one game; the same seed
+    gives the same game), through the table services: their replays are published
+    like any other game's, so a puzzle from them can be checked by anyone."""
+    rules = PRESETS[preset]
+    games: list[Game] = []
+    n = 0
+    while len(games) < count:
+        try:
+            table = table_services.create_table(
+                kind=Table.Kind.COMPUTER,
+                rules=rules,
+                preset=preset,
+                seats=[table_services.SeatSpec(level=level) for _ in range(rules.players)],
+                public=True,
+                server_seed=f"{seed}-{n}",
+            )
+        except table_services.NotAllowed:
+            n += 1  # this seed dealt a game already (an earlier run): the next one
+            continue
+        n += 1
+        game = Game.objects.get(table=table)
+        for _ in range(5000):
+            game.refresh_from_db()
+            if game.finished:
+                break
+            decision = table_services.decide_computer_turn(game_id=game.pk, seq=game.seq)
+            if decision is not None:
+                table_services.apply_computer_turn(decision)
+        else:  # pragma: no cover - a game of dominoes always ends
+            raise RuntimeError(f"the computer game {game.pk} did not end")
+        games.append(game)
+    return games
+
+
+@dataclass(frozen=True)
+class Answer:
+    correct: bool
+    puzzle: Puzzle
+    rated: bool = False
+    rating_before: int | None = None
+    rating_after: int | None = None
+
+
+def parse_play(puzzle: Puzzle, tile: str, end: str) -> tuple[list[int], str]:
+    """``"a-b"`` and ``"left"|"right"`` as one of the position's plays, or ``BadAnswer``."""
+    try:
+        a, b = (int(part) for part in tile.split("-"))
+    except ValueError as error:
+        raise BadAnswer("tile must be written a-b, e.g. 3-5") from error
+    if not (0 <= a <= 6 and 0 <= b <= 6):
+        raise BadAnswer("tile numbers go from 0 to 6")
+    if end not in ENDS:
+        raise BadAnswer('end must be "left" or "right"')
+    pair = sorted([a, b])
+    for alt in puzzle.alternatives:
+        if alt["tile"] == pair and (
+            end in alt["ends"] or (len(alt["ends"]) == 1 and not puzzle.position["line"])
+        ):
+            return pair, end
+    raise BadAnswer("that tile cannot be played on that end in this position")
+
+
+def is_solution(puzzle: Puzzle, tile: list[int], end: str) -> bool:
+    return bool(tile == puzzle.solution_tile and (end in puzzle.solution_ends or not puzzle.position["line"]))
+
+
+def answer(
+    puzzle: Puzzle, *, user: AbstractBaseUser | AnonymousUser | None, session_key: str, tile: str, end: str
+) -> Answer:
+    """Record an answer. A member's first answer to a puzzle moves their
+    puzzle rating and the puzzle's (OpenSkill: a win for whoever was right);
+    later answers and guests' answers count in the puzzle's figures only."""
+    pair, end = parse_play(puzzle, tile, end)
+    correct = is_solution(puzzle, pair, end)
+    member = user if user is not None and user.is_authenticated else None
+    with transaction.atomic():
+        locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
+        Puzzle.objects.filter(pk=puzzle.pk).update(
+            attempts=F("attempts") + 1, solved=F("solved") + (1 if correct else 0)
+        )
+        rated = False
+        before = after = None
+        if member is not None and not Attempt.objects.filter(puzzle=locked, user_id=member.pk).exists():
+            rating, _ = PuzzleRating.objects.select_for_update().get_or_create(user_id=member.pk)
+            before = rating.mu
+            (mine,), (theirs,) = rate_match(
+                [[Skill(rating.mu, rating.sigma)], [Skill(locked.mu, locked.sigma)]],
+                [1, 2] if correct else [2, 1],
+            )
+            rating.mu, rating.sigma = mine.mu, mine.sigma
+            if correct:
+                rating.solved += 1
+            else:
+                rating.failed += 1
+            rating.save()
+            Puzzle.objects.filter(pk=puzzle.pk).update(mu=theirs.mu, sigma=theirs.sigma)
+            after = rating.mu
+            rated = True
+        Attempt.objects.create(
+            puzzle=locked,
+            user_id=member.pk if member is not None else None,
+            session_key="" if member is not None else session_key,
+            tile=pair,
+            end=end,
+            correct=correct,
+            rated=rated,
+            rating_before=before,
+            rating_after=after,
+        )
+    return Answer(
+        correct=correct,
+        puzzle=puzzle,
+        rated=rated,
+        rating_before=display_rating(before) if before is not None else None,
+        rating_after=display_rating(after) if after is not None else None,
+    )

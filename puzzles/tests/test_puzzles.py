@@ -1,0 +1,203 @@
+"""The puzzles app end to end through its services and pages: puzzles made
+from computer games played through the table services, their positions
+rebuilt from the published log, solving (guests and members), the ratings,
+the next puzzle, the daily puzzle on the home page, the JSON and the CSV."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games.play import selectors as game_selectors
+from games.signals import periodic_tick
+from puzzles import selectors, services
+from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def puzzles() -> list[Puzzle]:
+    games = services.play_computer_games(6, seed="test")
+    made = []
+    for game in games:
+        made.extend(services.search_game(game))
+    assert made, "six duels gave no puzzle"
+    return made
+
+
+def _wrong(puzzle: Puzzle) -> tuple[str, str]:
+    alt = next(
+        a
+        for a in puzzle.alternatives
+        if a["tile"] != puzzle.solution_tile or a["ends"] != puzzle.solution_ends
+    )
+    return f"{alt['tile'][0]}-{alt['tile'][1]}", alt["ends"][0]
+
+
+def _right(puzzle: Puzzle) -> tuple[str, str]:
+    low, high = puzzle.solution_tile
+    return f"{low}-{high}", puzzle.solution_ends[0]
+
+
+def test_each_puzzle_stands_after_its_seq_in_the_published_log(puzzles):
+    for puzzle in puzzles:
+        game = puzzle.table.game
+        state = game_selectors.rebuild_state(game, upto=puzzle.seq)
+        assert state.to_move == puzzle.to_move
+        assert services.position_of(state) == puzzle.position
+        assert sorted(puzzle.solution_tile) in [[t.low, t.high] for t in state.hands[puzzle.to_move]]
+        winners = [a for a in puzzle.alternatives if a["result"] == "win"]
+        assert len(winners) == 1 or puzzle.kind == "count"
+
+
+def test_a_game_is_searched_once(puzzles):
+    game = puzzles[0].table.game
+    count = Puzzle.objects.count()
+    assert services.search_game(game) == []
+    assert Puzzle.objects.count() == count
+    assert SearchedGame.objects.get(game=game).found == Puzzle.objects.filter(table=game.table).count()
+
+
+def test_the_periodic_hook_searches_finished_games_two_at_a_time():
+    games = services.play_computer_games(3, seed="tick")
+    assert not SearchedGame.objects.exists()
+    reports = [result for _receiver, result in periodic_tick.send_robust(sender=None)]
+    assert {"puzzles": 0} in reports or any("puzzles" in r for r in reports if isinstance(r, dict))
+    assert SearchedGame.objects.count() == 2  # PUZZLES_GAMES_PER_TICK
+    periodic_tick.send_robust(sender=None)
+    assert set(SearchedGame.objects.values_list("game_id", flat=True)) == {g.pk for g in games}
+
+
+def test_the_command_plays_computer_games_and_makes_puzzles():
+    out = io.StringIO()
+    call_command("make_puzzles", "--self-play", "3", "--seed", "cmd", stdout=out)
+    assert "played 3 computer games" in out.getvalue()
+    assert SearchedGame.objects.count() == 3
+    # Run again: the seeds already dealt are passed over, the searched games are not searched again.
+    call_command("make_puzzles", "--self-play", "1", "--seed", "cmd", stdout=io.StringIO())
+    assert SearchedGame.objects.count() == 4
+
+
+def test_the_page_draws_the_position_and_the_json_keeps_the_contract(client, puzzles):
+    puzzle = puzzles[0]
+    page = client.get(reverse("puzzles:puzzle", args=[puzzle.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert f'data-puzzle="{puzzle.pk}"' in html
+    for tile in puzzle.position["hands"][puzzle.to_move]:
+        assert f'button type="button" class="puzzle-tile" data-tile="{tile[0]}-{tile[1]}"' in html
+    data = client.get(f"/puzzles/{puzzle.pk}.json").json()
+    assert {"id", "kind", "source_table", "seq", "to_move", "solution", "line"} <= set(data)
+    assert data["source_table"] == puzzle.table_id
+    assert data["seq"] == puzzle.seq
+    assert data["solution"] == {"tile": puzzle.solution_tile, "end": puzzle.solution_ends[0]}
+    assert data["line"][0]["tile"] == puzzle.solution_tile
+
+
+def test_a_guest_solves_and_sees_why_the_other_plays_lose(client, puzzles):
+    puzzle = next(p for p in puzzles if p.kind != "count")
+    tile, end = _wrong(puzzle)
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end}).json()
+    assert reply["correct"] is False
+    assert reply["solution"] == puzzle.line
+    assert next(row["best"] for row in reply["alternatives"]) is True
+    assert any(
+        (row["result"] != "win" and "loses" in row["text"]) or "nobody" in row["text"]
+        for row in reply["alternatives"]
+    )
+    tile, end = _right(puzzle)
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end}).json()
+    assert reply["correct"] is True
+    assert "rating" not in reply
+    assert Attempt.objects.filter(puzzle=puzzle, user=None).count() == 2
+    # The guest's next puzzle is one it has not answered.
+    nxt = client.get(reverse("puzzles:next"))
+    assert nxt.status_code == 302
+    assert nxt.url != reverse("puzzles:puzzle", args=[puzzle.pk])
+
+
+@pytest.mark.parametrize(
+    ("tile", "end"), [("", "left"), ("3-x", "left"), ("3-9", "left"), ("1-2", "middle"), ("6-6", "left")]
+)
+def test_a_bad_answer_is_refused_and_changes_nothing(client, puzzles, tile, end):
+    puzzle = puzzles[0]
+    if tile == "6-6" and any(a["tile"] == [6, 6] for a in puzzle.alternatives):
+        tile = "0-0" if not any(a["tile"] == [0, 0] for a in puzzle.alternatives) else "1-1"
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end})
+    assert reply.status_code == 400
+    assert reply.json()["error"]
+    assert not Attempt.objects.exists()
+    puzzle.refresh_from_db()
+    assert puzzle.attempts == 0
+
+
+def test_a_members_first_answer_moves_both_ratings(client, make_member, puzzles):
+    member = make_member("solver")
+    client.force_login(member)
+    puzzle = puzzles[0]
+    tile, end = _right(puzzle)
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end}).json()
+    assert reply["correct"]
+    assert reply["rating"]["after"] > reply["rating"]["before"] == 1500
+    rating = PuzzleRating.objects.get(user=member)
+    after_first = rating.mu
+    puzzle.refresh_from_db()
+    assert puzzle.mu < 25.0
+    # A second answer to the same puzzle is not rated.
+    client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end})
+    rating.refresh_from_db()
+    assert rating.mu == after_first
+    assert rating.solved == 1
+    # A wrong first answer to another puzzle lowers it.
+    other = puzzles[1]
+    tile, end = _wrong(other)
+    reply = client.post(reverse("puzzles:solve", args=[other.pk]), {"tile": tile, "end": end}).json()
+    assert reply["rating"]["after"] < reply["rating"]["before"]
+    history = client.get(reverse("puzzles:history")).content.decode()
+    assert f'data-attempt="{puzzle.pk}" data-correct="true"' in history
+    assert f'data-attempt="{other.pk}" data-correct="false"' in history
+
+
+def test_the_next_puzzle_is_the_unanswered_one_nearest_the_members_rating(make_member, puzzles):
+    member = make_member("near")
+    PuzzleRating.objects.create(user=member, mu=30.0)
+    for n, puzzle in enumerate(puzzles):
+        Puzzle.objects.filter(pk=puzzle.pk).update(mu=20.0 + n * 3)
+    want = min(puzzles, key=lambda p: (abs(20.0 + puzzles.index(p) * 3 - 30.0), p.pk))
+    assert selectors.next_puzzle(user_id=member.pk) == want
+    Attempt.objects.create(puzzle=want, user=member, tile=want.solution_tile, end="left", correct=True)
+    assert selectors.next_puzzle(user_id=member.pk) not in (want, None) or len(puzzles) == 1
+
+
+def test_the_daily_puzzle_is_on_the_home_page_and_stays_for_the_day(client, puzzles):
+    assert selectors.daily_puzzle() is None  # all made today
+    Puzzle.objects.update(created_at=timezone.now() - dt.timedelta(days=2))
+    daily = selectors.daily_puzzle()
+    assert daily is not None
+    services.play_computer_games(1, seed="later")  # a puzzle made today changes nothing
+    assert selectors.daily_puzzle() == daily
+    home = client.get("/").content.decode()
+    assert f'data-daily-puzzle="{daily.pk}"' in home
+    page = client.get(reverse("puzzles:daily"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'data-puzzle="{daily.pk}"' in page
+    assert "Problème du jour" in page
+
+
+def test_the_public_file_lists_every_puzzle(client, puzzles):
+    response = client.get("/puzzles/export.csv")
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0][:5] == ["id", "kind", "source_table", "seq", "to_move"]
+    assert [int(row[0]) for row in rows[1:]] == sorted(p.pk for p in puzzles)
+    first = next(row for row in rows[1:] if int(row[0]) == puzzles[0].pk)
+    assert (
+        first[5]
+        == f"{puzzles[0].solution_tile[0]}-{puzzles[0].solution_tile[1]} {puzzles[0].solution_ends[0]}"
+    )

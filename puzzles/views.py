@@ -1,0 +1,163 @@
+"""The puzzle pages: thin (parse, call a service or a selector, answer)."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.models import Seat
+from games.play import selectors as game_selectors
+from puzzles import selectors, services
+from puzzles.models import Puzzle
+from puzzles.wording import explain, step_text, verdict
+
+
+def _puzzle_or_404(puzzle_id: int) -> Puzzle:
+    puzzle = selectors.get_puzzle(puzzle_id)
+    if puzzle is None:
+        raise Http404("no such puzzle")
+    return puzzle
+
+
+def _user_id(request: HttpRequest) -> int | None:
+    return request.user.pk if request.user.is_authenticated else None
+
+
+def next_puzzle(request: HttpRequest) -> HttpResponse:
+    seen = (
+        [] if request.user.is_authenticated else selectors.seen_by_session(request.session.session_key or "")
+    )
+    puzzle = selectors.next_puzzle(user_id=_user_id(request), seen=seen)
+    if puzzle is None:
+        return render(request, "puzzles/none.html", status=200)
+    return redirect("puzzles:puzzle", puzzle_id=puzzle.pk)
+
+
+def daily(request: HttpRequest) -> HttpResponse:
+    puzzle = selectors.daily_puzzle()
+    if puzzle is None:
+        return render(request, "puzzles/none.html")
+    return _page(request, puzzle, daily=True)
+
+
+def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
+    return _page(request, _puzzle_or_404(puzzle_id), daily=False)
+
+
+def _page(request: HttpRequest, puzzle: Puzzle, *, daily: bool) -> HttpResponse:
+    names = game_selectors.seat_names(Seat.objects.filter(table_id=puzzle.table_id))
+    position = puzzle.position
+    hands = [
+        {
+            "seat": seat,
+            "name": names.get(seat, str(seat + 1)),
+            "tiles": tiles,
+            "to_move": seat == puzzle.to_move,
+        }
+        for seat, tiles in enumerate(position["hands"])
+    ]
+    ends: dict[tuple[int, ...], list[str]] = {}
+    same: set[tuple[int, ...]] = set()
+    for alt in puzzle.alternatives:
+        ends.setdefault(tuple(alt["tile"]), []).extend(alt["ends"])
+        if len(alt["ends"]) > 1:
+            same.add(tuple(alt["tile"]))
+    mine = [
+        {"tile": tile, "ends": ends.get(tuple(tile), []), "same": tuple(tile) in same}
+        for tile in position["hands"][puzzle.to_move]
+    ]
+    context: dict[str, Any] = {
+        "puzzle": puzzle,
+        "daily": daily,
+        "hands": hands,
+        "mine": mine,
+        "line": [tuple(pair) for pair in position["line"]],
+        "boneyard": position["boneyard"],
+        "ends": _line_ends(position["line"]),
+        "to_move_name": names.get(puzzle.to_move, str(puzzle.to_move + 1)),
+        "rating": selectors.puzzle_rating(puzzle),
+        "member_rating": selectors.member_rating(request.user.pk) if request.user.is_authenticated else None,
+    }
+    return render(request, "puzzles/puzzle.html", context)
+
+
+def _line_ends(line: list[list[int]]) -> tuple[int, int] | None:
+    if not line:
+        return None
+    return line[0][0], line[-1][1]
+
+
+def puzzle_json(request: HttpRequest, puzzle_id: int) -> JsonResponse:
+    return JsonResponse(selectors.puzzle_json(_puzzle_or_404(puzzle_id)))
+
+
+@require_POST
+def solve(request: HttpRequest, puzzle_id: int) -> JsonResponse:
+    puzzle = _puzzle_or_404(puzzle_id)
+    if not request.session.session_key:
+        request.session.save()
+    try:
+        result = services.answer(
+            puzzle,
+            user=request.user,
+            session_key=request.session.session_key or "",
+            tile=str(request.POST.get("tile", "")),
+            end=str(request.POST.get("end", "")),
+        )
+    except services.BadAnswer as error:
+        return JsonResponse({"error": _bad_answer(str(error))}, status=400)
+    names = game_selectors.seat_names(Seat.objects.filter(table_id=puzzle.table_id))
+    data: dict[str, Any] = {
+        "correct": result.correct,
+        "solution": list(puzzle.line),
+        "tile": list(puzzle.solution_tile),
+        "end": puzzle.solution_ends[0],
+        "verdict": verdict(puzzle, result.correct),
+        "steps": [step_text(step, names) for step in puzzle.line],
+        "alternatives": explain(puzzle),
+    }
+    if result.rated:
+        data["rating"] = {"before": result.rating_before, "after": result.rating_after}
+        data["rating_text"] = _("Your puzzle rating: %(before)s → %(after)s.") % {
+            "before": result.rating_before,
+            "after": result.rating_after,
+        }
+    return JsonResponse(data)
+
+
+def _bad_answer(reason: str) -> str:
+    if reason.startswith("tile must"):
+        return _("Write the tile as two numbers, e.g. 3-5.")
+    if reason.startswith("tile numbers"):
+        return _("A tile's numbers go from 0 to 6.")
+    if reason.startswith("end must"):
+        return _("Choose the left or the right end.")
+    return _("That tile cannot be played on that end in this position.")
+
+
+def export_csv(request: HttpRequest) -> StreamingHttpResponse:
+    class Echo:
+        def write(self, value: str) -> str:
+            return value
+
+    writer = csv.writer(Echo())
+    response = StreamingHttpResponse(
+        (writer.writerow(row) for row in selectors.csv_rows()), content_type="text/csv"
+    )
+    response["Content-Disposition"] = 'attachment; filename="puzzles.csv"'
+    return response
+
+
+@login_required
+def my_history(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "puzzles/history.html",
+        {"attempts": selectors.history(request.user.pk), "rating": selectors.member_rating(request.user.pk)},
+    )
