@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "games",
+    "community",
     "lobby",
     "rules_guide",
 ]
