@@ -175,7 +175,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     panels = [html for _receiver, html in table_page_panels.send(Table, request=request, table=table) if html]
     context = {
         "table": table,
-        "config": table_config(table, seat),
+        "config": {**table_config(table, seat), "me": request.user.get_username() if request.user.is_authenticated else ""},
         "seated": seat is not None,
         "again": computer_settings(table) if seat is not None else None,
         "panels": panels,
