@@ -6,8 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.dispatch import receiver
+from django.http import HttpRequest
+from django.template.loader import render_to_string
 
+from accounts.hooks import profile_panels
 from community import selectors, services
+from community.models import ChatLine, Report
 from games.signals import ChatDelivery, table_chat, table_chat_history, table_chat_mute
 
 
@@ -31,3 +35,27 @@ def on_mute(
     sender: Any, *, table_id: int, user_id: int | None, username: str, mute: bool, **kwargs: Any
 ) -> dict[str, object]:
     return services.mute(table_id=table_id, user_id=user_id, username=username, mute=mute)
+
+
+@receiver(profile_panels, dispatch_uid="community.profile")
+def on_profile(sender: Any, *, request: HttpRequest, member: Any, **kwargs: Any) -> str:
+    """On a profile: block and report for another member; the owner's
+    warnings and chat timeout (the reason included)."""
+    viewer = request.user
+    if not viewer.is_authenticated:
+        return ""
+    own = viewer.pk == member.pk
+    context: dict[str, Any] = {"member": member, "own": own}
+    if own:
+        context["timeout"] = selectors.chat_timeout(member.pk)
+        context["warnings"] = selectors.warnings_of(member.pk)
+        if not context["timeout"] and not context["warnings"]:
+            return ""
+    else:
+        line_id = request.GET.get("report_line", "")
+        context["blocked"] = selectors.has_blocked(viewer.pk, member.pk)
+        context["reasons"] = Report.Reason.choices
+        context["line"] = (
+            ChatLine.objects.filter(pk=int(line_id), author=member).first() if line_id.isdigit() else None
+        )
+    return render_to_string("community/profile_panel.html", context, request=request)
