@@ -51,6 +51,9 @@ class ChatMute(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["member", "muted", "table"], name="community_one_mute")]
 
+    def __str__(self) -> str:
+        return f"{self.member_id} mutes {self.muted_id} at {self.table_id}"
+
 
 class Block(models.Model):
     """``blocker`` blocked ``blocked``: no invitation, no chat line, no ranked
@@ -66,6 +69,9 @@ class Block(models.Model):
             models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="community_no_self_block"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"
+
 
 class Standing(models.Model):
     """What the moderators decided about a member: a chat timeout (until
@@ -78,6 +84,9 @@ class Standing(models.Model):
     troll = models.BooleanField(default=False)
     chat_timeout_until = models.DateTimeField(null=True, blank=True)
     chat_timeout_reason = models.CharField(max_length=300, blank=True)
+
+    def __str__(self) -> str:
+        return f"standing of {self.member_id}"
 
 
 class Report(models.Model):
@@ -136,3 +145,6 @@ class ModerationAction(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["member", "created"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.member_id} by {self.moderator_id}"
