@@ -9,7 +9,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.hooks import profile_panels
+from accounts.hooks import profile_panels, replay_panels
 from community import selectors, services
 from community.models import ChatLine, Report
 from games.signals import ChatDelivery, table_chat, table_chat_history, table_chat_mute
@@ -59,3 +59,19 @@ def on_profile(sender: Any, *, request: HttpRequest, member: Any, **kwargs: Any)
             ChatLine.objects.filter(pk=int(line_id), author=member).first() if line_id.isdigit() else None
         )
     return render_to_string("community/profile_panel.html", context, request=request)
+
+
+@receiver(replay_panels, dispatch_uid="community.replay")
+def on_replay(sender: Any, *, request: HttpRequest, table: Any, game: Any, **kwargs: Any) -> str:
+    """The game's chat on its replay, as the viewer could read it live: a
+    player sees the players' chat, anyone else the spectators'."""
+    viewer = request.user
+    viewer_id = viewer.pk if viewer.is_authenticated else None
+    seated = viewer_id is not None and table.seats.filter(user_id=viewer_id).exists()
+    room = ChatLine.Room.PLAYERS if seated else ChatLine.Room.SPECTATORS
+    lines = selectors.lines_for(table_id=table.pk, rooms=[room], viewer_id=viewer_id, game_id=game.pk, limit=None)
+    if not lines:
+        return ""
+    return render_to_string(
+        "community/replay_chat.html", {"lines": lines, "players": seated}, request=request
+    )

@@ -103,3 +103,19 @@ def test_the_member_sees_the_warning_and_the_timeout_with_its_reason(make_member
     assert "be kind to beginners" in page
     assert "data-chat-timeout" in page
     assert "insults at the table" in page
+
+
+def test_the_replay_shows_the_players_chat_to_the_players_only(make_member) -> None:
+    from games.tests.helpers import play_out
+
+    ada, bob, cleo = make_member("ada"), make_member("bob"), make_member("cleo")
+    table = ranked_table([ada, bob])
+    services.say(table_id=table.pk, game_id=table.game.pk, seat=0, user_id=ada.pk, text="<i>our secret</i>")
+    services.say(table_id=table.pk, game_id=table.game.pk, seat=None, user_id=cleo.pk, text="go bob")
+    play_out(table)
+    url = f"/table/{table.pk}/replay/"
+    for_ada = logged_in(ada).get(url).content.decode()
+    assert "&lt;i&gt;our secret&lt;/i&gt;" in for_ada and "go bob" not in for_ada
+    for viewer in (logged_in(cleo), Client()):
+        page = viewer.get(url).content.decode()
+        assert "our secret" not in page and "go bob" in page
