@@ -20,6 +20,11 @@ settles or erases what its app keeps about the member (the lobby leaves the
 queues, drops invitations, settles the member's room tables), and returns a
 list of reasons (translated texts) why the account cannot be closed yet, or
 []. Any reason rolls the whole closing back (what the receivers did too).
+
+``replay_panels(sender=None, request=<HttpRequest>, table=<Table>, game=<Game>)``
+is sent by the replay page ``/table/<id>/replay/``; each receiver returns
+HTML (safe) or "" (the community app: the game's chat as the viewer could
+read it live, docs/moderation.md).
 """
 
 from django.dispatch import Signal
@@ -27,3 +32,4 @@ from django.dispatch import Signal
 profile_panels = Signal()
 export_parts = Signal()
 account_closing = Signal()
+replay_panels = Signal()

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 
+from accounts.hooks import replay_panels
 from games.engine import Event, EventKind, Rules, State
 from games.models import Game, Move, Table
 from games.play import selectors
@@ -140,5 +141,8 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             ],
             "final_line": [list(pair) for _tile, pair in final.line],
             "tiles": [(a, b) for a in range(7) for b in range(a, 7)],
+            "panels": [
+                html for _receiver, html in replay_panels.send(None, request=request, table=table, game=game) if html
+            ],
         },
     )

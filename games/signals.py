@@ -10,6 +10,9 @@ was resigned or agreed drawn before any tile beyond the opening
 experience, the stakes returned.
 """
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.dispatch import Signal
 
 game_finished = Signal()
@@ -61,3 +64,43 @@ home_page_panels = Signal()
 # returns a dict of what it did, merged into the tick's report. A receiver
 # that raises is logged and the others still run.
 periodic_tick = Signal()
+
+# Chat at the table belongs to a higher app (community/): the table socket
+# hands it what the viewer says and asks it what to show, through these
+# signals, and knows nothing else of it (docs/moderation.md). Sent from a
+# worker thread, in the viewer's language; the first receiver's answer counts.
+# ``table_chat``: a ``chat`` frame. Arguments: table_id, game_id (or None),
+# seat (None for a spectator), user_id (None for a guest), text. A receiver
+# stores the line and returns a ``ChatDelivery``, or raises ``ChatRefused``.
+table_chat = Signal()
+# ``table_chat_history``: the last lines the viewer may read, oldest first, as
+# ``chat`` frames (a socket's catch-up). Arguments: table_id, seat, user_id.
+table_chat_history = Signal()
+# ``table_chat_mute``: the viewer mutes (or unmutes) a member's lines at this
+# table. Arguments: table_id, user_id, username, mute. A receiver returns the
+# frame to send back, or raises ``ChatRefused``.
+table_chat_mute = Signal()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatDelivery:
+    """A stored chat line and who sees it: ``frame`` (the ``chat`` frame),
+    ``room`` ("players": the seats' groups, "spectators": the watchers'),
+    ``author_id``; ``only_author``: a line the others never see (a troll's);
+    ``hidden_from``: the members who muted or blocked its author."""
+
+    frame: dict[str, Any]
+    room: str
+    author_id: int
+    only_author: bool = False
+    hidden_from: tuple[int, ...] = ()
+
+
+class ChatRefused(Exception):
+    """A chat frame refused: ``code`` and ``message`` for the ``error`` frame."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra

@@ -9,7 +9,7 @@ around the queue in the database.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 # The accepted rating spread (display points) of a group: WINDOW_START for a
@@ -44,8 +44,19 @@ def _acceptable(group: Sequence[Ticket]) -> bool:
     return _spread(group) <= min(rating_window(ticket.waited) for ticket in group)
 
 
-def pair_tickets(tickets: Iterable[Ticket], size: int) -> list[tuple[Ticket, ...]]:
+def _apart(group: Sequence[Ticket], avoid: Collection[frozenset[int]]) -> bool:
+    """No two members of the group are a pair to keep apart."""
+    ids = [ticket.user_id for ticket in group]
+    return not any(frozenset((a, b)) in avoid for i, a in enumerate(ids) for b in ids[i + 1 :])
+
+
+def pair_tickets(
+    tickets: Iterable[Ticket], size: int, *, avoid: Collection[frozenset[int]] = ()
+) -> list[tuple[Ticket, ...]]:
     """Groups of ``size`` players of close ratings; each player in one group at most.
+
+    ``avoid``: pairs of players kept apart (one blocked the other:
+    community.selectors.block_pairs) unless nobody else is waiting.
 
     The longest-waiting players are served first: each picks, among the
     unmatched players, the run of ``size`` neighbours in rating order around
@@ -70,9 +81,16 @@ def pair_tickets(tickets: Iterable[Ticket], size: int) -> list[tuple[Ticket, ...
         if len(free) < size:
             break
         index = free.index(anchor)
+        # Kept apart while anyone else waits: the neighbours in rating order
+        # skip those the anchor must avoid.
+        if avoid and len(free) > size:
+            free = [t for t in free if t is anchor or frozenset((anchor.user_id, t.user_id)) not in avoid]
+            index = free.index(anchor)
         best: tuple[Ticket, ...] | None = None
         for start in range(max(0, index - size + 1), min(index, len(free) - size) + 1):
             group = tuple(free[start : start + size])
+            if len(unique) > size and not _apart(group, avoid):
+                continue
             if best is None or _spread(group) < _spread(best):
                 best = group
         if best is not None and _acceptable(best):

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import are_friends, display_rating_of
+from community.selectors import block_pairs, has_blocked
 from games.models import Table
 from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES, RankedMode
@@ -102,7 +103,9 @@ def _match_mode(mode: RankedMode, *, now: datetime | None) -> list[Table]:
             for entry in entries.values()
         ]
         rng = random.SystemRandom()
-        for group in pair_tickets(tickets, mode.players):
+        # Members who blocked one another are kept apart while others wait.
+        avoid = block_pairs(entries)
+        for group in pair_tickets(tickets, mode.players, avoid=avoid):
             users = [entries[ticket.user_id].user for ticket in seat_order(group, teams=mode.teams, rng=rng)]
             try:
                 with transaction.atomic():
@@ -154,14 +157,18 @@ def forget_member(*, user_id: int) -> None:
 # --- Invitations to private tables ---------------------------------------------
 
 
-def invite_friend(*, table: Table, from_user: User, friend_id: int) -> Invitation:
+def invite_friend(*, table: Table, from_user: User, friend_id: int) -> Invitation | None:
     """Invite a friend to one's waiting private table; they hear of it at once
-    on their lobby socket (``{"type": "invited", ...}``) and on their friends page."""
+    on their lobby socket (``{"type": "invited", ...}``) and on their friends page.
+    A friend who blocked the inviter never gets it, and the inviter is not
+    told (None: the page says "sent" all the same)."""
     friend = get_user_model().objects.filter(pk=friend_id).first()
     if friend is None or not are_friends(from_user, friend):
         raise InvitationError(_("You can invite only your friends."))
     if table.created_by_id != from_user.pk or table.status != Table.Status.WAITING:
         raise InvitationError(_("This table no longer takes players."))
+    if has_blocked(friend.pk, from_user.pk):
+        return None
     invitation, _created = Invitation.objects.get_or_create(
         table=table, to_user=friend, defaults={"from_user": from_user}
     )

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     # Two-factor authentication (an authenticator app, recovery codes) under /accounts/2fa/.
     "allauth.mfa",
     "games",
+    "community",
     "lobby",
     "puzzles",
     "rules_guide",

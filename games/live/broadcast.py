@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 # The consumer method that receives these messages (TableConsumer.table_frames).
 FRAMES_MESSAGE = "table.frames"
 NOTICE_MESSAGE = "table.notice"
+CHAT_MESSAGE = "table.chat"
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -263,6 +264,15 @@ async def send_notice(
     if table is not None:
         message["table"] = dict(table)
     await _send_batch([(viewer_group(table_id, viewer), message) for viewer in _viewers(players)])
+
+
+async def send_chat(*, table_id: int, players: int, room: str, message: Mapping[str, Any]) -> None:
+    """A chat line (``message``: its frame and who may not see it) to one
+    room: "players" is every seat's group, "spectators" the watchers' group
+    only; the two never mix (docs/moderation.md)."""
+    viewers: list[int | None] = list(range(players)) if room == "players" else [None]
+    body = {**message, "type": CHAT_MESSAGE}
+    await _send_batch([(viewer_group(table_id, viewer), body) for viewer in viewers])
 
 
 def broadcast_notice(

@@ -182,7 +182,7 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     config["preferences"] = preferences or None
     context = {
         "table": table,
-        "config": config,
+        "config": {**config, "me": request.user.get_username() if request.user.is_authenticated else ""},
         "seated": seat is not None,
         "again": computer_settings(table) if seat is not None else None,
         "panels": panels,

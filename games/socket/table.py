@@ -32,7 +32,15 @@ from games.live.cache import cache
 from games.live.frames import Frame, move_frames
 from games.models import Game
 from games.play import limits, live_games, resume, selectors, services
-from games.signals import table_socket_closed, table_socket_opened
+from games.signals import (
+    ChatDelivery,
+    ChatRefused,
+    table_chat,
+    table_chat_history,
+    table_chat_mute,
+    table_socket_closed,
+    table_socket_opened,
+)
 from games.socket.base import JsonSocket, socket_language
 from games.timers import away
 
@@ -117,6 +125,7 @@ class TableConsumer(JsonSocket):
         # counts this player as present.
         await database_sync_to_async(self._after_connect)()
         await self._send_sync(None)
+        await self._send_chat_history()
 
     def _find_viewer(self, user: Any, guest_key: str | None) -> bool | None:
         """Load the table and the viewer's seat: None if there is no such
@@ -299,6 +308,7 @@ class TableConsumer(JsonSocket):
         # The socket now holds a seat (or lost it): presence follows.
         await database_sync_to_async(self._opened)()
         await self._send_sync(None)
+        await self._send_chat_history()
         return True
 
     async def table_notice(self, message: dict[str, Any]) -> None:
@@ -392,6 +402,80 @@ class TableConsumer(JsonSocket):
         frame = reactions.reaction_frame(self.seat, str(reaction))
         await broadcast.send_notice(table_id=self.table_id, players=len(self.players), frame=frame)
 
+    # -- chat (the community app answers through games.signals) --------------
+
+    def _ask(self, signal: Signal, **kwargs: Any) -> Any:
+        """The first answer of ``signal``'s receivers (None: no receiver),
+        in the viewer's language."""
+        with translation.override(self.language):
+            for _receiver, answer in signal.send(sender=TableConsumer, table_id=self.table_id, **kwargs):
+                if answer is not None:
+                    return answer
+        return None
+
+    async def _send_chat_history(self) -> None:
+        lines = await database_sync_to_async(self._ask)(
+            table_chat_history, seat=self.seat, user_id=self.user_id
+        )
+        for frame in lines or ():
+            await self.send_json(frame)
+
+    async def handle_chat(self, content: dict[str, Any]) -> None:
+        """A line of the table's chat: the players' room from a seat, the
+        spectators' room from a watcher; stored before anyone sees it."""
+        text = content.get("text")
+        if not isinstance(text, str):
+            await self.send_error("bad_frame", _("A chat line is text."), reason="chat")
+            return
+        try:
+            delivery = await database_sync_to_async(self._ask)(
+                table_chat, game_id=self.game_id, seat=self.seat, user_id=self.user_id, text=text
+            )
+        except ChatRefused as refused:
+            await self.send_error(refused.code, refused.message, reason="chat", **refused.extra)
+            return
+        if not isinstance(delivery, ChatDelivery):
+            await self.send_error("not_allowed", _("There is no chat at this table."), reason="chat")
+            return
+        message = {
+            "frame": delivery.frame,
+            "author": delivery.author_id,
+            "only_author": delivery.only_author,
+            "hidden_from": list(delivery.hidden_from),
+        }
+        await broadcast.send_chat(
+            table_id=self.table_id, players=len(self.players), room=delivery.room, message=message
+        )
+
+    async def handle_chat_mute(self, content: dict[str, Any]) -> None:
+        """Mute (or unmute) a member's lines at this table, for this viewer."""
+        username, mute = content.get("user"), content.get("mute", True)
+        if not isinstance(username, str) or not isinstance(mute, bool):
+            await self.send_error("bad_frame", _("Say whom to mute (user) and whether (mute)."), reason="chat_mute")
+            return
+        try:
+            frame = await database_sync_to_async(self._ask)(
+                table_chat_mute, user_id=self.user_id, username=username, mute=mute
+            )
+        except ChatRefused as refused:
+            await self.send_error(refused.code, refused.message, reason="chat_mute", **refused.extra)
+            return
+        if frame is None:
+            await self.send_error("not_allowed", _("There is no chat at this table."), reason="chat_mute")
+            return
+        await self.send_json(frame)
+
+    async def table_chat(self, message: dict[str, Any]) -> None:
+        """A chat line of this socket's room (games.live.broadcast.send_chat):
+        not shown to those who muted or blocked its author, and a troll's line
+        to its author only."""
+        author = message["author"]
+        if message.get("only_author") and self.user_id != author:
+            return
+        if self.user_id is not None and self.user_id in message.get("hidden_from", ()):
+            return
+        await self.send_json(message["frame"])
+
     async def handle_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong", "seq": self.sent_seq})
 
@@ -406,6 +490,8 @@ class TableConsumer(JsonSocket):
         "ping": handle_ping,
         "hint": handle_hint,
         "react": handle_react,
+        "chat": handle_chat,
+        "chat_mute": handle_chat_mute,
     }
 
     async def _call(self, service: Callable[..., Any], **kwargs: Any) -> None:

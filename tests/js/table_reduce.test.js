@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 
 import {
-  act, BUBBLE_MS, effects, initialState, legalEnds, myTurn, reduce, turnStarted,
+  act, BUBBLE_MS, CHAT_LINES, effects, initialState, legalEnds, myTurn, reduce, turnStarted,
 } from "../../games/static/games/js/table_reduce.js";
 
 /** @template T @param {T} value @returns {T} */
@@ -315,5 +315,33 @@ describe("the player's doings", () => {
     const state = act(seated(), { type: "rematch_asked", seats: [0], waiting: [1] });
     assert.deepEqual(state.rematch, { seats: [0], waiting: [1], url: null });
     assert.equal(act(seated(), { type: "toggle_panel" }).panelCollapsed, true);
+  });
+});
+
+describe("chat", () => {
+  const line = (id, from, text = "hi") => ({ type: "chat", id, from, text, room: "players" });
+
+  it("adds each line once, even when a catch-up brings it again", () => {
+    let state = after(initialState(config), line(1, "bob", "<b>gg</b>"));
+    state = after(state, line(2, "ada"));
+    state = after(state, line(1, "bob", "<b>gg</b>"));
+    assert.deepEqual(state.chat.map((item) => [item.id, item.text]), [[1, "<b>gg</b>"], [2, "hi"]]);
+    assert.deepEqual(effects(initialState(config), line(3, "bob"), state), []);
+  });
+
+  it("keeps the last lines only", () => {
+    let state = initialState(config);
+    for (let id = 1; id <= CHAT_LINES + 5; id += 1) state = reduce(state, line(id, "bob"));
+    assert.equal(state.chat.length, CHAT_LINES);
+    assert.equal(state.chat[0].id, 6);
+  });
+
+  it("hides a muted member's lines, past and coming, until unmuted", () => {
+    let state = after(after(initialState(config), line(1, "bob")), line(2, "ada"));
+    state = after(state, { type: "chat_muted", user: "bob", mute: true });
+    assert.deepEqual(state.chat.map((item) => item.from), ["ada"]);
+    assert.equal(after(state, line(3, "bob")), state);
+    state = after(state, { type: "chat_muted", user: "bob", mute: false });
+    assert.deepEqual(after(state, line(4, "bob")).chat.map((item) => item.id), [2, 4]);
   });
 });

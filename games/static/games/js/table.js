@@ -18,6 +18,7 @@ import {
 } from "./table_reduce.js";
 import { errorText, eventText, gettext, nameOf, reactionText } from "./table_texts.js";
 import { hintAllowed, setupHint } from "./table_hint.js";
+import { renderChat, setupChat } from "./table_chat.js";
 import { playSound, setupSound } from "./table_sound.js";
 
 /** @typedef {import("./table_reduce.js").TableState} TableState */
@@ -53,6 +54,7 @@ function receive(frame) {
   const asked = effects(before, frame, state);
   // (An event is always followed by its `state`: that one is drawn.)
   if (state !== before && frame.type !== "event") render(state);
+  if (state.chat !== before.chat) renderChat(state, config.me || "");
   if (frame.type === "state") {
     fetchRatings();
     // The tile just laid was drawn with its animation, once.
@@ -127,6 +129,7 @@ const socket = openSocket(config.wsPath, {
   },
 });
 setConnection("connecting");
+setupChat((frame) => send(frame));
 
 /**
  * Send a frame, or say that it could not be.

@@ -8,6 +8,7 @@
 import { tileKey } from "../../js/tiles.js";
 
 /** @typedef {import("./table_types.js").Action} Action */
+/** @typedef {import("./table_types.js").ChatFrame} ChatFrame */
 /** @typedef {import("./table_types.js").Clock} Clock */
 /** @typedef {import("./table_types.js").Config} Config */
 /** @typedef {import("./table_types.js").HintFrame} HintFrame */
@@ -52,6 +53,8 @@ import { tileKey } from "../../js/tiles.js";
  * @property {boolean} nextRoundSent
  * @property {boolean} panelCollapsed
  * @property {{waiting: boolean, frame: HintFrame | null, restUntil: number}} hint the latest hint asked for
+ * @property {ChatFrame[]} chat the chat lines shown, oldest first (the last CHAT_LINES)
+ * @property {string[]} chatMuted the members whose lines this viewer muted at this table
  */
 
 /**
@@ -70,6 +73,9 @@ import { tileKey } from "../../js/tiles.js";
  *   | {type: "go", url: string} | {type: "later", ms: number} | {type: "error", code: string, message: string}
  *   | {type: "send", frame: {type: "sync", seq: number}}} Effect
  */
+
+/** How many chat lines the page keeps. */
+export const CHAT_LINES = 100;
 
 /** How long a quick reaction stays on the card (ms). */
 export const BUBBLE_MS = 4000;
@@ -109,6 +115,8 @@ export function initialState(config, { confirm = false, muteReactions = false } 
     nextRoundSent: false,
     panelCollapsed: false,
     hint: { waiting: false, frame: null, restUntil: 0 },
+    chat: [],
+    chatMuted: [],
   };
 }
 
@@ -244,6 +252,21 @@ export function reduce(state, frame, now = 0) {
         seatRatings[change.seat] = { seat: change.seat, rating: change.after, provisional: change.provisional };
       }
       return { ...state, ratings, seatRatings };
+    }
+    case "chat": {
+      // A line comes once, even when a reconnection's catch-up brings it again.
+      if (typeof frame.text !== "string" || state.chat.some((line) => line.id === frame.id)) return state;
+      if (state.chatMuted.includes(frame.from)) return state;
+      return { ...state, chat: [...state.chat, frame].slice(-CHAT_LINES) };
+    }
+    case "chat_muted": {
+      if (!frame.mute) return { ...state, chatMuted: state.chatMuted.filter((name) => name !== frame.user) };
+      if (state.chatMuted.includes(frame.user)) return state;
+      return {
+        ...state,
+        chatMuted: [...state.chatMuted, frame.user],
+        chat: state.chat.filter((line) => line.from !== frame.user),
+      };
     }
     case "error":
       return { ...state, pending: false, hint: { ...state.hint, waiting: false } };

@@ -110,6 +110,7 @@
  * @property {string[]} [reactions]
  * @property {Rematch | null} [rematch]
  * @property {{sounds: boolean, confirm: boolean, muteReactions: boolean, tileFaces: string, zen: boolean, saveUrl: string} | null} [preferences] a member's preferences (null for a guest)
+ * @property {string} [me] the viewer's username ("" for a guest: the chat is read only)
  */
 
 /** @typedef {{type: "state", seq?: number, view?: View | null, legal?: Action[], table?: TableInfo, chain?: string}} StateFrame */
@@ -123,11 +124,14 @@
 /** @typedef {{type: "reaction", seat: number, id: string}} ReactionFrame */
 /** @typedef {{type: "ratings", changes?: RatingChange[]}} RatingsFrame */
 /** @typedef {{type: "error", code: string, message?: string}} ErrorFrame */
+/** A line of the table's chat (docs/protocol.md): text only, never markup. */
+/** @typedef {{type: "chat", id: number, from: string, text: string, room: "players" | "spectators"}} ChatFrame */
+/** @typedef {{type: "chat_muted", user: string, mute: boolean}} ChatMutedFrame */
 
 /**
  * A frame of /ws/table/<id>/ that the page reads (others pass through unread).
  * @typedef {StateFrame | EventFrame | RoundOverFrame | GameOverFrame | ClockFrame | SpectatorsFrame
- *   | HintFrame | RematchFrame | ReactionFrame | RatingsFrame | ErrorFrame} TableFrame
+ *   | HintFrame | RematchFrame | ReactionFrame | RatingsFrame | ErrorFrame | ChatFrame | ChatMutedFrame} TableFrame
  */
 
 export {};

@@ -1,0 +1,126 @@
+"""The moderation queue in the admin (docs/moderation.md): open reports
+first, with their evidence; actions warn, chat timeout, mark as troll, close
+the account, dismiss, each with the reason typed next to the action menu and
+logged (``ModerationAction``) with the moderator who took it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from community import services
+from community.models import ChatLine, ModerationAction, Report, Standing
+
+
+class ModerationForm(ActionForm):
+    reason = forms.CharField(label=_("Reason (shown to the member for a warning or a timeout)"), required=False)
+    hours = forms.FloatField(label=_("Timeout (hours)"), required=False, initial=24)
+
+
+def _each(
+    request: HttpRequest, reports: QuerySet[Report], act: Callable[[Report, str], Any], done: str
+) -> None:
+    reason = request.POST.get("reason", "").strip()
+    if not reason:
+        messages.error(request, _("Give the reason of the action."))
+        return
+    count = 0
+    for report in reports.select_related("reported"):
+        try:
+            act(report, reason)
+        except services.CommunityError as error:
+            messages.error(request, error.message)
+            return
+        count += 1
+    messages.success(request, f"{done}: {count}")
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ("created", "reported", "reason", "reporter", "status", "game")
+    list_filter = ("status", "reason")
+    search_fields = ("reported__username", "reporter__username", "text")
+    ordering = ("status", "-created")
+    readonly_fields = ("reporter", "reported", "reason", "text", "table", "game", "chat_line", "evidence", "created")
+    fields = (*readonly_fields, "status")
+    action_form = ModerationForm
+    actions = ("warn", "chat_timeout", "mark_troll", "close_account", "dismiss")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Warn the reported member"))
+    def warn(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.warn(
+            member=r.reported, moderator=request.user, reason=why, report=r), "warned")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Close the chat to the reported member for the hours given"))
+    def chat_timeout(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        try:
+            hours = float(request.POST.get("hours") or 24)
+        except ValueError:
+            messages.error(request, _("The hours are a number."))
+            return
+        _each(request, queryset, lambda r, why: services.chat_timeout(
+            member=r.reported, moderator=request.user, reason=why, hours=hours, report=r),  # type: ignore[arg-type]
+            "timed out")
+
+    @admin.action(description=_("Mark the reported member as a troll (their lines shown to themselves only)"))
+    def mark_troll(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.mark_troll(
+            member=r.reported, moderator=request.user, reason=why, report=r), "marked")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Close the reported member's account"))
+    def close_account(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.close_account(
+            member=r.reported, moderator=request.user, reason=why, report=r), "closed")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Dismiss the report"))
+    def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.dismiss(
+            report=r, moderator=request.user, reason=why), "dismissed")  # type: ignore[arg-type]
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(admin.ModelAdmin):
+    """The log: read only."""
+
+    list_display = ("created", "member", "kind", "moderator", "reason", "until", "report")
+    list_filter = ("kind",)
+    search_fields = ("member__username", "moderator__username", "reason")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: ModerationAction | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: ModerationAction | None = None) -> bool:
+        return False
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    list_display = ("member", "troll", "chat_timeout_until", "chat_timeout_reason")
+    readonly_fields = ("member", "troll", "chat_timeout_until", "chat_timeout_reason")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(admin.ModelAdmin):
+    list_display = ("created", "author", "table", "room", "text", "filtered", "only_author")
+    search_fields = ("author__username", "text")
+    list_filter = ("room", "filtered", "only_author")
+    readonly_fields = ("table", "game", "author", "room", "text", "filtered", "only_author", "created")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -1,0 +1,99 @@
+"""Reads of the community: blocks, mutes, what chat a viewer may read, a
+member's standing (docs/moderation.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from community.models import Block, ChatLine, ChatMute, ModerationAction, Standing
+
+HISTORY_LINES = 30
+
+
+def has_blocked(blocker_id: int, blocked_id: int) -> bool:
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def blocked_by(user_id: int) -> set[int]:
+    """The members ``user_id`` blocked."""
+    return set(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
+def block_pairs(user_ids: Iterable[int]) -> set[frozenset[int]]:
+    """The pairs among ``user_ids`` where one blocked the other (the
+    matcher keeps them apart: lobby.matchmaking)."""
+    ids = list(user_ids)
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids).values_list("blocker_id", "blocked_id")
+    return {frozenset(pair) for pair in rows}
+
+
+def hidden_from(table_id: int, author_id: int) -> tuple[int, ...]:
+    """The members who do not see ``author_id``'s lines at this table: they
+    blocked them, or muted them here."""
+    blockers = Block.objects.filter(blocked_id=author_id).values_list("blocker_id", flat=True)
+    muters = ChatMute.objects.filter(table_id=table_id, muted_id=author_id).values_list("member_id", flat=True)
+    return tuple(sorted(set(blockers) | set(muters)))
+
+
+def _not_hidden_for(viewer_id: int | None, table_id: int) -> Q:
+    if viewer_id is None:
+        return Q(only_author=False)
+    muted = ChatMute.objects.filter(table_id=table_id, member_id=viewer_id).values("muted_id")
+    blocked = Block.objects.filter(blocker_id=viewer_id).values("blocked_id")
+    return (Q(only_author=False) | Q(author_id=viewer_id)) & ~Q(author_id__in=muted) & ~Q(author_id__in=blocked)
+
+
+def chat_frame(line: ChatLine, username: str) -> dict[str, Any]:
+    """The ``chat`` frame of a stored line (docs/protocol.md)."""
+    return {"type": "chat", "id": line.pk, "from": username, "text": line.text, "room": line.room}
+
+
+def lines_for(
+    *, table_id: int, rooms: Collection[str], viewer_id: int | None, game_id: int | None = None, limit: int | None
+) -> list[dict[str, Any]]:
+    """The lines of ``rooms`` at this table ``viewer_id`` may read, oldest
+    first (the last ``limit``): never a troll's but to the troll, never one
+    of a member the viewer muted here or blocked."""
+    lines = ChatLine.objects.filter(table_id=table_id, room__in=list(rooms)).filter(
+        _not_hidden_for(viewer_id, table_id)
+    )
+    if game_id is not None:
+        lines = lines.filter(game_id=game_id)
+    picked = lines.select_related("author").order_by("-created", "-pk")
+    if limit is not None:
+        picked = picked[:limit]
+    return [chat_frame(line, line.author.get_username()) for line in reversed(list(picked))]
+
+
+def room_of(seat: int | None) -> str:
+    """A seat writes and reads the players' chat; a watcher the spectators'."""
+    return ChatLine.Room.SPECTATORS if seat is None else ChatLine.Room.PLAYERS
+
+
+def history(*, table_id: int, seat: int | None, user_id: int | None) -> list[dict[str, Any]]:
+    """A socket's catch-up: the last lines of the viewer's room."""
+    return lines_for(table_id=table_id, rooms=[room_of(seat)], viewer_id=user_id, limit=HISTORY_LINES)
+
+
+def standing_of(user_id: int) -> Standing | None:
+    return Standing.objects.filter(member_id=user_id).first()
+
+
+def chat_timeout(user_id: int, *, now: datetime | None = None) -> Standing | None:
+    """The member's standing while a chat timeout runs, else None."""
+    standing = standing_of(user_id)
+    moment = now or timezone.now()
+    if standing is None or standing.chat_timeout_until is None or standing.chat_timeout_until <= moment:
+        return None
+    return standing
+
+
+def warnings_of(user_id: int, *, limit: int = 5) -> list[ModerationAction]:
+    """The moderators' last warnings and timeouts of a member (shown to them)."""
+    kinds = [ModerationAction.Kind.WARN, ModerationAction.Kind.CHAT_TIMEOUT]
+    return list(ModerationAction.objects.filter(member_id=user_id, kind__in=kinds).order_by("-created")[:limit])

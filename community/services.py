@@ -1,0 +1,222 @@
+"""Writes of the community: chat lines (their limits and filter), mutes,
+blocks, reports and the moderators' actions (docs/moderation.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from community import chat_filter, selectors
+from community.models import MAX_CHAT_CHARS, Block, ChatLine, ChatMute, ModerationAction, Report, Standing
+from games.models import Game, Table
+from games.signals import ChatDelivery, ChatRefused
+
+# Flood: at most FLOOD_LINES lines in FLOOD_SECONDS (every table together).
+FLOOD_LINES = 5
+FLOOD_SECONDS = 10
+# A line said again at the same table within REPEAT_SECONDS is refused.
+REPEAT_SECONDS = 120
+# The evidence a report keeps: the reported member's last lines at the table.
+EVIDENCE_LINES = 50
+
+
+class CommunityError(ValueError):
+    """A request refused, with its message for the member."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# --- Chat ------------------------------------------------------------------------
+
+
+def say(
+    *, table_id: int, game_id: int | None, seat: int | None, user_id: int | None, text: str,
+    now: datetime | None = None,
+) -> ChatDelivery:
+    """Store a chat line and say who sees it. Refused (``ChatRefused``, nothing
+    stored) for a guest, during a chat timeout (with its reason), when empty or
+    too long, too fast, or said again."""
+    if user_id is None:
+        raise ChatRefused("not_allowed", _("Only members can write in the chat; guests can read it."))
+    moment = now or timezone.now()
+    timeout = selectors.chat_timeout(user_id, now=moment)
+    if timeout is not None and timeout.chat_timeout_until is not None:
+        until = formats.date_format(timezone.localtime(timeout.chat_timeout_until), "DATETIME_FORMAT")
+        raise ChatRefused(
+            "chat_timeout",
+            _("A moderator closed the chat to you until %(until)s: %(reason)s")
+            % {"until": until, "reason": timeout.chat_timeout_reason},
+            until=timeout.chat_timeout_until.isoformat(),
+        )
+    if len(text) > MAX_CHAT_CHARS:
+        raise ChatRefused("bad_frame", _("A chat line has %(most)d characters at most.") % {"most": MAX_CHAT_CHARS})
+    shown, filtered = chat_filter.clean(text)
+    if not shown:
+        raise ChatRefused("bad_frame", _("This chat line is empty."))
+    recent = ChatLine.objects.filter(author_id=user_id, created__gt=moment - timedelta(seconds=FLOOD_SECONDS))
+    if recent.count() >= FLOOD_LINES:
+        raise ChatRefused("rate_limited", _("You are writing too fast: wait a few seconds."))
+    said = ChatLine.objects.filter(
+        author_id=user_id, table_id=table_id, created__gt=moment - timedelta(seconds=REPEAT_SECONDS)
+    ).values_list("text", flat=True)
+    if any(line.casefold() == shown.casefold() for line in said):
+        raise ChatRefused("repeated", _("You have just said that."))
+    standing = selectors.standing_of(user_id)
+    troll = bool(standing and standing.troll)
+    author = get_user_model().objects.get(pk=user_id)
+    line = ChatLine.objects.create(
+        table_id=table_id, game_id=game_id, author_id=user_id, room=selectors.room_of(seat), text=shown,
+        filtered=filtered, only_author=troll, created=moment,
+    )
+    return ChatDelivery(
+        frame=selectors.chat_frame(line, author.get_username()),
+        room=line.room,
+        author_id=user_id,
+        only_author=troll,
+        hidden_from=selectors.hidden_from(table_id, user_id),
+    )
+
+
+def mute(*, table_id: int, user_id: int | None, username: str, mute: bool) -> dict[str, object]:
+    """The viewer mutes (or unmutes) ``username``'s lines at this table."""
+    if user_id is None:
+        raise ChatRefused("not_allowed", _("Only members can mute the chat."))
+    other = get_user_model().objects.filter(username=username).first()
+    if other is None or other.pk == user_id:
+        raise ChatRefused("bad_frame", _("There is no such member to mute."))
+    if mute:
+        ChatMute.objects.get_or_create(table_id=table_id, member_id=user_id, muted=other)
+    else:
+        ChatMute.objects.filter(table_id=table_id, member_id=user_id, muted=other).delete()
+    return {"type": "chat_muted", "user": other.get_username(), "mute": mute}
+
+
+# --- Blocks ----------------------------------------------------------------------
+
+
+def block(*, blocker: User, blocked: User) -> Block:
+    """``blocker`` blocks ``blocked`` (again: no change). The blocked member is not told."""
+    if blocker.pk == blocked.pk:
+        raise CommunityError(_("You cannot block yourself."))
+    row, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    return row
+
+
+def unblock(*, blocker: User, blocked: User) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).delete()[0] > 0
+
+
+# --- Reports ---------------------------------------------------------------------
+
+
+def report(
+    *, reporter: User, reported: User, reason: str, text: str = "", table_id: int | None = None,
+    chat_line_id: int | None = None,
+) -> Report:
+    """A report, its evidence attached by the site: the chat line reported,
+    the reported member's lines at that table, the game."""
+    if reporter.pk == reported.pk:
+        raise CommunityError(_("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise CommunityError(_("Choose a reason for the report."))
+    if len(text) > 1000:
+        raise CommunityError(_("Say it in 1000 characters at most."))
+    line = None
+    if chat_line_id is not None:
+        line = ChatLine.objects.filter(pk=chat_line_id, author=reported).first()
+        if line is None:
+            raise CommunityError(_("There is no such chat line of this member."))
+        table_id = line.table_id
+    table = Table.objects.filter(pk=table_id).first() if table_id is not None else None
+    game = Game.objects.filter(table=table).first() if table is not None else None
+    evidence: dict[str, object] = {}
+    if table is not None:
+        lines = ChatLine.objects.filter(table=table, author=reported).order_by("-created")[:EVIDENCE_LINES]
+        evidence["chat"] = [
+            {"id": item.pk, "room": item.room, "text": item.text, "at": item.created.isoformat()}
+            for item in reversed(list(lines))
+        ]
+        evidence["table"] = table.pk
+    if game is not None:
+        evidence["game"] = game.pk
+    return Report.objects.create(
+        reporter=reporter, reported=reported, reason=reason, text=text.strip(), table=table, game=game,
+        chat_line=line, evidence=evidence,
+    )
+
+
+# --- The moderators' actions (every one logged with who took it) -------------------
+
+
+def _log(
+    *, member: User, moderator: User, kind: str, reason: str, report: Report | None,
+    until: datetime | None = None,
+) -> ModerationAction:
+    if not reason.strip():
+        raise CommunityError(_("Give the reason of the action."))
+    action = ModerationAction.objects.create(
+        member=member, moderator=moderator, kind=kind, reason=reason.strip(), until=until, report=report
+    )
+    if report is not None:
+        report.status = Report.Status.DISMISSED if kind == ModerationAction.Kind.DISMISS else Report.Status.ACTED
+        report.save(update_fields=["status"])
+    return action
+
+
+@transaction.atomic
+def warn(*, member: User, moderator: User, reason: str, report: Report | None = None) -> ModerationAction:
+    """A warning, shown to the member on their profile."""
+    return _log(member=member, moderator=moderator, kind=ModerationAction.Kind.WARN, reason=reason, report=report)
+
+
+@transaction.atomic
+def chat_timeout(
+    *, member: User, moderator: User, reason: str, hours: float, report: Report | None = None,
+    now: datetime | None = None,
+) -> ModerationAction:
+    """The chat closed to the member for ``hours``; they are told why and until when."""
+    if not 0 < hours <= 24 * 30:
+        raise CommunityError(_("A chat timeout lasts from a few minutes to 30 days."))
+    until = (now or timezone.now()) + timedelta(hours=hours)
+    action = _log(
+        member=member, moderator=moderator, kind=ModerationAction.Kind.CHAT_TIMEOUT, reason=reason,
+        report=report, until=until,
+    )
+    Standing.objects.update_or_create(
+        member=member, defaults={"chat_timeout_until": until, "chat_timeout_reason": action.reason}
+    )
+    return action
+
+
+@transaction.atomic
+def mark_troll(
+    *, member: User, moderator: User, reason: str, troll: bool = True, report: Report | None = None
+) -> ModerationAction:
+    """A troll's lines are shown to themselves only (they are not told)."""
+    kind = ModerationAction.Kind.TROLL if troll else ModerationAction.Kind.UNTROLL
+    action = _log(member=member, moderator=moderator, kind=kind, reason=reason, report=report)
+    Standing.objects.update_or_create(member=member, defaults={"troll": troll})
+    return action
+
+
+@transaction.atomic
+def close_account(*, member: User, moderator: User, reason: str, report: Report | None = None) -> ModerationAction:
+    """The account deactivated: it can no longer log in (its games stay)."""
+    action = _log(member=member, moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, report=report)
+    member.is_active = False
+    member.save(update_fields=["is_active"])
+    return action
+
+
+@transaction.atomic
+def dismiss(*, report: Report, moderator: User, reason: str) -> ModerationAction:
+    return _log(
+        member=report.reported, moderator=moderator, kind=ModerationAction.Kind.DISMISS, reason=reason, report=report
+    )
