@@ -1,5 +1,5 @@
 // SVG drawing of a domino tile for the browser: the same markup as
-// games/tiles_svg.py renders on the server (games/tests/test_tiles_agree.py
+// games/pages/tiles_svg.py renders on the server (games/tests/test_tiles_agree.py
 // renders every tile both ways and compares them). `tileParts` describes the
 // markup without the DOM (so node can load this module); `tileSvg` builds it.
 

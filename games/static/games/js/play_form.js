@@ -1,7 +1,7 @@
 // Forms that choose a game's rules (play the computer, a new private table):
 // offer only the choices the chosen variant allows (the server checks them
 // again). Each such form carries `data-rules-form`; the data is #preset-limits,
-// from games.forms.preset_limits(): {preset: {players: [..], pairs: bool, targets: [..]}}.
+// from games.pages.forms.preset_limits(): {preset: {players: [..], pairs: bool, targets: [..]}}.
 
 /** @typedef {{players: number[], pairs: boolean, targets: number[]}} Limit */
 

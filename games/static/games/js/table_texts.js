@@ -108,7 +108,7 @@ export function pipsText(pips) {
 }
 
 /**
- * The quick reactions (games.reactions.REACTION_IDS): the server sends ids only.
+ * The quick reactions (games.live.reactions.REACTION_IDS): the server sends ids only.
  * @param {string} id
  */
 export function reactionText(id) {

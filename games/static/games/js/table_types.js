@@ -69,7 +69,7 @@
  */
 
 /**
- * The turn timer of a table with people (games/clock.py).
+ * The turn timer of a table with people (games/live/clock.py).
  * @typedef {object} Clock
  * @property {number} seat
  * @property {number} deadline_ms
@@ -101,7 +101,7 @@
 /** @typedef {{seats: number[], waiting: number[], url: string | null}} Rematch */
 
 /**
- * @typedef {object} Config the page's "table-config" (games.views.table_config)
+ * @typedef {object} Config the page's "table-config" (games.pages.game_pages.table_config)
  * @property {number} tableId
  * @property {string} wsPath
  * @property {number | null} seat
