@@ -19,6 +19,7 @@ seed away one digit at a time): such an address answers 400."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import admin, messages
@@ -28,6 +29,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engine import Event
 from games.models import Game, GameReview, Move, Presence, Seat, StandIn, Table
 from games.play import services
 
@@ -59,23 +61,20 @@ def published(prefix: str = "") -> ExpressionWrapper:
     )
 
 
-# What every viewer saw live of a move (games.live.frames.event_frame): a play's
-# tile and end, who acted for the seat, how a computer chose, who agreed.
-PUBLIC_PAYLOAD = frozenset({"end", "by", "computer", "seats"})
-
-
 def shown_payload(move: Move, *, is_published: bool) -> str:
     """A move's payload as the admin shows it: whole once the game's seed is
-    published; before that, only its public part (a drawn tile is the
-    drawer's alone)."""
+    published; before that, all but the tile a viewer may not see (the move
+    log's event type decides which: ``Event.public``, a drawn tile is the
+    drawer's alone). The rest (a play's tile and end, who acted for the seat,
+    how a computer chose, who agreed to a draw) is shown."""
     payload = move.payload or {}
     if is_published:
         return json.dumps(payload)
-    public = {
-        key: value
-        for key, value in payload.items()
-        if key in PUBLIC_PAYLOAD or (key == "tile" and move.kind == Move.Kind.PLAY)
-    }
+    try:
+        event = Event.from_row(move.kind, move.seat, payload)
+    except ValueError:
+        return gettext("the rest is hidden until the game is over")  # not a move of the log: nothing shown
+    public = replace(event, tile=event.public().tile).payload()
     text = json.dumps(public)
     if len(public) < len(payload):
         text += " · " + gettext("the rest is hidden until the game is over")

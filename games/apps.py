@@ -24,7 +24,7 @@ class GamesConfig(AppConfig):
 
 
 def prepare_web_process() -> None:
-    """A web process (``config/asgi.py``, ``config/wsgi.py``) never compiles the computer
+    """A web process (``config/asgi.py``: Daphne, uvicorn, ``runserver``) never compiles the computer
     players' core: it loads what ``python -m games.ai.build`` put in numba's cache, in the
     background, for its hints (and, embedded, its computer moves). Missing or stale
     there, the pure-Python reference decides, and the log says how to build it

@@ -12,7 +12,7 @@ the tasks (which call the services) make no circle.
 
 Tasks are idempotent, so queueing one twice is harmless: the sweeps use that to
 resume games after a restart (``games.play.resume``) and to compute the reviews
-that were lost (``games.coach.review``). The tasks are found in Celery's
+that were lost (``games.coach.services``). The tasks are found in Celery's
 registry, which ``games.tasks`` fills when the app is ready (``games.apps``).
 """
 

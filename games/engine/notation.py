@@ -45,6 +45,7 @@ __all__ = [
     "read_token",
     "record_of",
     "replay_record",
+    "rounds",
     "rules_from_tags",
     "rules_tags",
     "token",
@@ -278,30 +279,38 @@ def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def rounds(record: Record) -> list[tuple[int | None, list[str]]]:
+    """The record's rounds in order, as its round lines write them: each round's
+    opener (the seat of its first tile; None in a round where no tile was laid)
+    and its tokens (round 1's automatic opening left out: it is ``record.opening``)."""
+    lines: list[tuple[int | None, list[str]]] = [(record.opening[0], [])]
+    first = False  # round 1's first tile is the opening
+    for event in record.events:
+        if event.kind is EventKind.NEXT_ROUND:
+            lines.append((None, []))
+            first = True
+            continue
+        if first and event.kind is EventKind.PLAY:
+            lines[-1] = (event.seat, lines[-1][1])
+            lines[-1][1].append(token(event, first=True))
+            first = False
+            continue
+        lines[-1][1].append(token(event))
+    return lines
+
+
 def dumps(record: Record) -> str:
     """The text of ``record`` (docs/notation.md)."""
     rules_from_tags(record._tag_map)  # a record whose option tags are not rules is refused
     lines = [f'[{name} "{_escape(value)}"]' for name, value in record.tags]
     lines.append("")
-    seat, tile = record.opening
-    number = 1
-    words = [f"1@{seat}.", f"{tile[0]}{tile[1]}"]
-    first = False  # round 1's first tile is the opening above
-    for event in record.events:
-        if event.kind is EventKind.NEXT_ROUND:
-            lines.append(" ".join(words))
-            number += 1
-            words = [f"{number}."]
-            first = True
-            continue
-        if first and event.kind is EventKind.PLAY:
-            words[0] = f"{number}@{event.seat}."
-            words.append(token(event, first=True))
-            first = False
-            continue
-        words.append(token(event))
-    words.append(record.result)
-    lines.append(" ".join(words))
+    tile = record.opening[1]
+    for number, (opener, tokens) in enumerate(rounds(record), 1):
+        words = [f"{number}." if opener is None else f"{number}@{opener}."]
+        if number == 1:
+            words.append(f"{tile[0]}{tile[1]}")
+        lines.append(" ".join([*words, *tokens]))
+    lines[-1] += f" {record.result}"
     return "\n".join(lines) + "\n"
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.engine import Event, Rules, new_game
-from games.engine.notation import Record, dumps, record_of, token
+from games.engine.notation import Record, dumps, record_of, rounds
 from games.fairplay import fairness
 from games.models import Game, Seat, Table
 
@@ -93,23 +93,13 @@ def game_json(game: Game) -> dict[str, Any]:
     """``game_record`` as JSON: the tags, the opening, the rounds' actions in the
     notation, the result, and the text itself."""
     record = game_record(game)
-    rounds: list[list[str]] = [[]]
-    first = False
-    for event in record.events:
-        if event.kind == "next_round":
-            rounds.append([])
-            first = True
-            continue
-        rounds[-1].append(token(event, first=first and event.kind == "play"))
-        if event.kind == "play":
-            first = False
     seat, tile = record.opening
     return {
         "id": game.table_id,
         "finished": fairness.is_published(game),
         "tags": dict(record.tags),
         "opening": {"seat": seat, "tile": list(tile)},
-        "rounds": rounds,
+        "rounds": [tokens for _opener, tokens in rounds(record)],
         "result": record.result,
         "notation": dumps(record),
     }
