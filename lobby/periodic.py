@@ -1,7 +1,8 @@
 """The periodic tick of the site: matchmaking (ranked and rooms), the turn
 timers, ratings and room chips whose signal was lost (and the stakes of
 aborted room tables, and of room tables that waited too long), dead
-sockets, and the live counters.
+sockets, and the live counters; then the jobs of the apps above it, which
+answer the signal ``lobby.signals.periodic_tick`` (the tournaments).
 
 The lobby sits on top of the other apps, so it is the one that runs their
 periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
@@ -25,6 +26,7 @@ from accounts.services import rate_missed_games
 from games.live.services import forget_dead_sockets
 from games.timers.expiry import sweep
 from lobby import room_tables, services
+from lobby.signals import periodic_tick
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +65,13 @@ def tick() -> dict[str, Any]:
             report[name] = job()
         except Exception:
             logger.exception("the periodic job %r failed", name)
+    # The jobs of the apps above the lobby (lobby.signals): each failure logged, never raised.
+    for receiver, response in periodic_tick.send_robust(sender=None):
+        name = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__name__', receiver)}"
+        if isinstance(response, Exception):
+            logger.error("the periodic job %r failed", name, exc_info=response)
+        else:
+            report[name] = response
     return report
 
 

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "games",
     "lobby",
+    "tournaments",
     "rules_guide",
 ]
 
