@@ -23,6 +23,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("rules/", include("rules_guide.urls")),
     path("", include("accounts.urls")),
+    path("", include("tournaments.urls")),
     path("", include("lobby.urls")),
     path("", include("games.pages.urls")),
     path("", include("games.pages.fair_urls")),
