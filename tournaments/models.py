@@ -81,6 +81,9 @@ class TournamentGame(models.Model):
     class Meta:
         ordering = ["pk"]
 
+    def __str__(self) -> str:
+        return f"table {self.table_id} of tournament {self.tournament_id}"
+
 
 class GameSeat(models.Model):
     """Who of the tournament sits at which seat of a tournament game."""
@@ -93,6 +96,9 @@ class GameSeat(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="tournament_seat_once")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of tournament game {self.game_id}"
 
 
 class Score(models.Model):
@@ -109,3 +115,6 @@ class Score(models.Model):
     class Meta:
         ordering = ["pk"]
         constraints = [models.UniqueConstraint(fields=["game", "player"], name="tournament_score_once")]
+
+    def __str__(self) -> str:
+        return f"{self.points} for player {self.player_id} in tournament game {self.game_id}"

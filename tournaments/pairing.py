@@ -41,7 +41,7 @@ def _match(window: Sequence[Free]) -> tuple[list[tuple[Free, Free]], list[Free]]
     if size < 2:
         return [], list(window)
     spread = max(item.rank for item in window) - min(item.rank for item in window) + 1
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     for i in range(size):
         for j in range(i + 1, size):
             a, b = window[i], window[j]

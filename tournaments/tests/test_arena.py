@@ -48,11 +48,13 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     # Each pair hears of its table on the lobby socket.
     assert len(lobby_frames) == 4
     for user_ids, frame in lobby_frames:
-        assert frame["type"] == "matched" and frame["tournament"] == tournament.pk
+        assert frame["type"] == "matched"
+        assert frame["tournament"] == tournament.pk
         table = Table.objects.get(pk=frame["table"])
         assert frame["url"] == f"/table/{table.pk}/"
         assert sorted(user_ids) == sorted(table.seats.values_list("user_id", flat=True))
-        assert table.kind == Table.Kind.RANKED and table.mode == "duel-block"
+        assert table.kind == Table.Kind.RANKED
+        assert table.mode == "duel-block"
 
     # Three waves: each finished game is scored and its players paired again at once.
     played = 0
@@ -102,7 +104,7 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     )
     table_order = list(dict.fromkeys(order))
     by_table = {tg.table_id: rows for tg, rows in zip(finished_games.order_by("pk"), games)}
-    sheets, _points, expected = replay_standings(names, [by_table[table_id] for table_id in table_order])
+    _sheets, _points, expected = replay_standings(names, [by_table[table_id] for table_id in table_order])
     assert [(row["player"], row["score"], row["rank"]) for row in tournament.final_standings] == [
         (row.player, row.score, row.rank) for row in expected
     ]

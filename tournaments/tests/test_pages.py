@@ -53,14 +53,17 @@ def test_create_join_withdraw_through_the_routes(client, make_member):
         {"format": "arena", "mode": "duel-draw", "minutes": "15", "rounds": "", "starts_in": "5", "rated": "on"},
     )
     tournament = Tournament.objects.get()
-    assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/"
+    assert response.status_code == 302
+    assert response["Location"] == f"/tournaments/{tournament.pk}/"
     assert (tournament.mode, tournament.minutes, tournament.rated, tournament.private) == ("duel-draw", 15, True, False)
     page = client.get("/tournaments/").content.decode()
     assert f'data-tournament="{tournament.pk}" data-format="arena" data-status="created"' in page
     assert client.post(f"/tournaments/{tournament.pk}/join/").status_code == 303
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert 'data-standing data-player="alice" data-rank="1" data-score="0"' in page
-    assert "data-countdown=" in page and "data-withdraw" in page and "data-berserk" in page
+    assert "data-countdown=" in page
+    assert "data-withdraw" in page
+    assert "data-berserk" in page
     assert client.post(f"/tournaments/{tournament.pk}/withdraw/").status_code == 303
     assert tournament.players.get().withdrawn
 
@@ -79,7 +82,8 @@ def test_visitors_see_the_list_in_french_and_must_log_in_to_create(client):
     page = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Tournois" in page
     response = client.post("/tournaments/new/", {"format": "arena"})
-    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]
 
 
 def test_a_private_tournament_is_seen_with_its_link_only(client, make_member):
@@ -101,7 +105,8 @@ def test_the_finished_page_shows_the_podium_and_publishes_results_anyone_can_ver
     response = client.get(f"/tournaments/{tournament.pk}/results.json")
     assert response.status_code == 200
     data = json.loads(response.content)
-    assert data["format"] == "arena" and len(data["players"]) == 4
+    assert data["format"] == "arena"
+    assert len(data["players"]) == 4
     assert len(data["games"]) == len(data["scores"]) >= 4
     report = verify_tournament(data)
     assert [row.player for row in report.standings] == [row["player"] for row in tournament.final_standings]

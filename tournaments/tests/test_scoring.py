@@ -32,7 +32,8 @@ def test_after_two_wins_the_next_results_count_double_until_a_game_is_not_won():
     results = [sheet.add(Facts(outcome)) for outcome in ["win", "win", "win", "draw", "win", "win", "loss", "win"]]
     assert results == [2, 2, 4, 2, 2, 2, 0, 2]
     assert sheet.points == 16
-    assert sheet.wins == 6 and sheet.games == 8
+    assert sheet.wins == 6
+    assert sheet.games == 8
 
 
 def test_berserk_adds_one_to_a_win_with_three_tiles_laid_and_the_bonus_is_not_doubled():
