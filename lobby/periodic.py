@@ -67,11 +67,10 @@ def tick() -> dict[str, Any]:
             logger.exception("the periodic job %r failed", name)
     # The jobs of the apps above the lobby (lobby.signals): each failure logged, never raised.
     for receiver, response in periodic_tick.send_robust(sender=None):
-        name = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__name__', receiver)}"
         if isinstance(response, Exception):
-            logger.error("the periodic job %r failed", name, exc_info=response)
-        else:
-            report[name] = response
+            logger.error("the periodic job of %r failed", receiver, exc_info=response)
+        elif isinstance(response, dict):
+            report.update(response)
     return report
 
 

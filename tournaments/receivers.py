@@ -18,8 +18,8 @@ logger = logging.getLogger(__name__)
 
 
 @receiver(periodic_tick, dispatch_uid="tournaments.tick")
-def tournaments_tick(sender: Any, **_kwargs: Any) -> dict[str, int]:
-    return services.tick()
+def tournaments_tick(sender: Any, **_kwargs: Any) -> dict[str, dict[str, int]]:
+    return {"tournaments": services.tick()}
 
 
 @receiver(game_finished, dispatch_uid="tournaments.score")

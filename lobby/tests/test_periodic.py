@@ -29,6 +29,8 @@ def test_the_embedded_mode_ticks_in_a_thread(settings, monkeypatch) -> None:
 def test_one_tick_runs_every_job(make_member) -> None:
     report = periodic.tick()
     assert set(report) == {
-        "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts"
+        "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts",
+        # The job of an app above the lobby (lobby.signals.periodic_tick): the tournaments.
+        "tournaments",
     }
     assert report["counts"]["type"] == "counts"

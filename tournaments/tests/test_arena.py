@@ -210,3 +210,17 @@ def test_a_finished_game_enters_the_standings_exactly_once(make_member, lobby_fr
     score = scores.first()
     with pytest.raises(IntegrityError), transaction.atomic():
         Score.objects.create(game=score.game, player=score.player, points=2, outcome="win")
+
+
+def test_the_lobby_tick_starts_and_pairs_a_tournament_without_importing_it(make_member, lobby_frames):
+    from lobby import periodic
+
+    a, b = make_member("alice"), make_member("bruno")
+    tournament = services.create_tournament(user=a, format="arena", mode="duel-draw", minutes=5, starts_in=0)
+    services.join(tournament=tournament, user=a)
+    services.join(tournament=tournament, user=b)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    report = periodic.tick()
+    assert report["tournaments"]["started"] == 1
+    assert report["tournaments"]["paired"] == 1
+    assert len(live_tables(tournament)) == 1
