@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.verifier.arena import Facts, Sheet, standings  # noqa: E402
-from tournaments.pairing import Free, pair_wave  # noqa: E402
+from games.verifier.arena import Facts, Sheet, standings
+from tournaments.pairing import Free, pair_wave
 
 
 def simulated(players: int, rng: random.Random) -> dict[int, Sheet]:
@@ -51,7 +51,7 @@ def main() -> None:
         free = [item if item.last_opponent != item.player else Free(item.player, item.rank) for item in free]
         pair_ms = timed(lambda free=free: pair_wave(free))
 
-        def update(sheets=sheets):
+        def update(sheets=sheets, players=players):
             a, b = rng.sample(range(players), 2)
             sheets[a].add(Facts("win"))
             sheets[b].add(Facts("loss"))
