@@ -24,6 +24,7 @@ urlpatterns = [
     path("rules/", include("rules_guide.urls")),
     path("", include("community.urls")),
     path("", include("accounts.urls")),
+    path("", include("tournaments.urls")),
     path("", include("lobby.urls")),
     path("", include("puzzles.urls")),
     path("", include("games.pages.urls")),

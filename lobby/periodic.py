@@ -1,9 +1,9 @@
 """The periodic tick of the site: matchmaking (ranked and rooms), the turn
 timers, ratings and room chips whose signal was lost (and the stakes of
 aborted room tables, and of room tables that waited too long), dead
-sockets, and the live counters; and the jobs of the apps beside it (the
-puzzles' search of finished games), through the ``games.signals.periodic_tick``
-hook, since the lobby may not import them.
+sockets, and the live counters; and the jobs of the apps beside and above it
+(the puzzles' search of finished games, the tournaments), through the
+``games.signals.periodic_tick`` hook, since the lobby may not import them.
 
 The lobby sits on top of the other apps, so it is the one that runs their
 periodic jobs. With Redis, Celery beat runs ``lobby.tasks.lobby_tick`` every
@@ -28,6 +28,7 @@ from games.live.services import forget_dead_sockets
 from games.signals import periodic_tick
 from games.timers.expiry import sweep
 from lobby import room_tables, services
+from games.signals import periodic_tick
 
 logger = logging.getLogger(__name__)
 

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "community",
     "lobby",
     "puzzles",
+    "tournaments",
     "rules_guide",
 ]
 

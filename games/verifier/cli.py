@@ -7,6 +7,11 @@ file it cannot read. ``--key`` gives the site's public key (else the file's
 own key is reported, to compare), ``--head SEQ:HEX`` a chain head read from
 a live ``state`` frame (repeatable), and ``--computer`` recomputes every
 computer move from its seat's view alone (games.verifier.replay).
+
+``python -m games.engine.verify --tournament FILE [--key HEX]`` checks a
+tournament's results file instead (games.verifier.tournament): every game,
+every score and the standings; it prints ``OK`` and exits 0, or names what
+does not add up and exits 1.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from .replay import Disagreement, verify_replay
+from .tournament import verify_tournament
 
 __all__ = ["main"]
 
@@ -28,13 +34,39 @@ def _head(text: str) -> tuple[int, str]:
     return int(seq), head.strip().lower()
 
 
+def _tournament(path: str, key: str | None) -> int:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError) as error:
+        print(f"cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = verify_tournament(data, key=key)
+    except Disagreement as error:
+        print(f"MISMATCH: {error}")
+        return 1
+    signed = "the site's key" if key else "key"
+    print(f"signature OK: signed with {signed} {report.public_key}")
+    print(f"{report.games} games replayed, every score and the standings of {report.players} players recomputed")
+    for row in report.standings[:3]:
+        print(f"  {row.rank}. {row.player} {row.score}")
+    print("OK")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine.verify",
         description="Check a finished dominoes game: commitment, deals, every action, final scores.",
     )
     parser.add_argument(
-        "replay", help="the replay.json file downloaded from the site ('-' for standard input)"
+        "replay", nargs="?", help="the replay.json file downloaded from the site ('-' for standard input)"
+    )
+    parser.add_argument(
+        "--tournament",
+        metavar="FILE",
+        help="check a tournament's results.json instead: every game, every score and the standings",
     )
     parser.add_argument(
         "--computer",
@@ -54,6 +86,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a live state frame's seq and chain: the file's moves must lead to that head (repeatable)",
     )
     args = parser.parse_args(argv)
+    if args.tournament:
+        return _tournament(args.tournament, args.key)
+    if not args.replay:
+        parser.error("give a replay.json file, or --tournament FILE")
     try:
         if args.replay == "-":
             data = json.load(sys.stdin)

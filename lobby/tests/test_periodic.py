@@ -28,9 +28,10 @@ def test_the_embedded_mode_ticks_in_a_thread(settings, monkeypatch) -> None:
 
 def test_one_tick_runs_every_job(make_member) -> None:
     report = periodic.tick()
-    # The lobby's own jobs, and those of the apps beside it (games.signals.periodic_tick).
+    # The lobby's own jobs, and those of the apps beside and above it
+    # (games.signals.periodic_tick): the tournaments'.
     assert set(report) >= {
-        "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts"
+        "matched", "room_matched", "timers", "rated", "settled", "stale_rooms", "forgotten", "counts", "tournaments",
     }
     assert report["counts"]["type"] == "counts"
 

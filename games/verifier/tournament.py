@@ -1,0 +1,149 @@
+"""The check of a published tournament results file (``verify_tournament``):
+every game, every score and the final standings recomputed from it
+(docs/tournaments.md, "The results file").
+
+Plain Python, like the replay verifier it calls for each game: the standard
+library, the rules engine and ``cryptography`` (the signature). The site
+publishes ``/tournaments/<id>/results.json`` once a tournament is over::
+
+    {
+      "kind": "dominoes-tournament", "version": 1, "format": "arena",
+      "tournament": 12, "mode": "duel-block",
+      "scoring": {"win": 2, "draw": 1, "streak_after": 2, "berserk_bonus": 1, "berserk_tiles": 3},
+      "players": ["ana", "ben", ...],            # in the order of joining (the last tie-break)
+      "games": [{"table": 31, "seats": [{"seat": 0, "player": "ana", "berserk": false}, ...],
+                 "replay": {... the game's signed replay.json ...}}, ...],   # in the order scored
+      "scores": [{"table": 31, "points": [2, 0]}, ...],                     # each game's points, by seat
+      "standings": [{"rank": 1, "player": "ana", "score": 9, "wins": 4, "games": 6}, ...],
+      "signature": {"algorithm": "Ed25519", "public_key": "<hex>", "value": "<hex>"}
+    }
+
+The check: the file's signature (with ``key`` when given, else the file's
+own key, reported to compare), each replay's signature with the same key and
+the whole replay check (``verify_replay``), each seat's player the member the
+replay names, the scoring rules the file states the ones this code applies;
+then each game's points and the standings recomputed with
+``games.verifier.arena`` in the order the games were scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import arena
+from .replay import Disagreement, _check_signature, verify_replay
+
+KIND = "dominoes-tournament"
+VERSION = 1
+
+
+def scoring_rules() -> dict[str, int]:
+    """The scoring rules this code applies, as the file states them."""
+    return {
+        "win": arena.WIN,
+        "draw": arena.DRAW,
+        "streak_after": arena.STREAK_AFTER,
+        "berserk_bonus": arena.BERSERK_BONUS,
+        "berserk_tiles": arena.BERSERK_TILES,
+    }
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    public_key: str
+    games: int
+    players: int
+    standings: list[arena.Standing]
+
+
+def _list(data: Mapping[str, Any], name: str) -> Sequence[Any]:
+    value = data.get(name)
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise Disagreement(f"no list of {name} in the file")
+    return value
+
+
+def _game_facts(game: Mapping[str, Any], index: int, key: str) -> tuple[int, list[tuple[str, arena.Facts]]]:
+    table = game.get("table")
+    replay = game.get("replay")
+    if not isinstance(replay, Mapping):
+        raise Disagreement(f"game {index} (table {table}) has no replay")
+    try:
+        report = verify_replay(replay, key=key)
+    except Disagreement as error:
+        raise Disagreement(f"game {index} (table {table}): {error}") from None
+    if replay.get("table") != table:
+        raise Disagreement(f"game {index}: the replay is of table {replay.get('table')}, not {table}")
+    named = {item.get("seat"): item.get("member") for item in replay.get("players", []) if isinstance(item, Mapping)}
+    laid: dict[int, int] = {}
+    for action in replay.get("actions", []):
+        if isinstance(action, Mapping) and action.get("type") == "play" and isinstance(action.get("seat"), int):
+            laid[action["seat"]] = laid.get(action["seat"], 0) + 1
+    rows: list[tuple[str, arena.Facts]] = []
+    for seat in _list(game, "seats"):
+        number, player = seat.get("seat"), seat.get("player")
+        if not isinstance(number, int) or not isinstance(player, str):
+            raise Disagreement(f"game {index} (table {table}): a seat needs its number and player")
+        if named.get(number) != player:
+            raise Disagreement(
+                f"game {index} (table {table}): seat {number} is {named.get(number)!r} in the replay, not {player!r}"
+            )
+        facts = arena.facts_of(
+            report.state, number, tiles_laid=laid.get(number, 0), berserk=bool(seat.get("berserk"))
+        )
+        rows.append((player, facts))
+    if not isinstance(table, int):
+        raise Disagreement(f"game {index} has no table number")
+    return table, rows
+
+
+def verify_tournament(data: Mapping[str, Any], *, key: str | None = None) -> TournamentReport:
+    """Check a tournament results file; raise ``Disagreement`` naming the first
+    thing that does not add up."""
+    if not isinstance(data, Mapping) or data.get("kind") != KIND:
+        raise Disagreement("not a tournament results file")
+    if data.get("version") != VERSION:
+        raise Disagreement(f"unknown results version {data.get('version')!r}")
+    if data.get("format") != "arena":
+        raise Disagreement(f"this verifier checks arena tournaments, not {data.get('format')!r}")
+    public_key = _check_signature(data, key)
+    if data.get("scoring") != scoring_rules():
+        raise Disagreement(f"the file's scoring rules {data.get('scoring')} are not the arena's {scoring_rules()}")
+    players = [str(player) for player in _list(data, "players")]
+    if len(set(players)) != len(players):
+        raise Disagreement("a player is listed twice")
+    games = [
+        _game_facts(game, index, public_key)
+        for index, game in enumerate(_list(data, "games"), start=1)
+        if isinstance(game, Mapping)
+    ]
+    if len(games) != len(_list(data, "games")):
+        raise Disagreement("a game of the file is not an object")
+    tables = [table for table, _rows in games]
+    if len(set(tables)) != len(tables):
+        raise Disagreement("a game is listed twice")
+    try:
+        _sheets, points, standings = arena.replay_standings(players, [rows for _table, rows in games])
+    except ValueError as error:
+        raise Disagreement(str(error)) from None
+    scores = _list(data, "scores")
+    if len(scores) != len(games):
+        raise Disagreement(f"{len(scores)} scores for {len(games)} games")
+    for (table, _rows), expected, given in zip(games, points, scores, strict=True):
+        if not isinstance(given, Mapping) or given.get("table") != table:
+            raise Disagreement(f"the scores are not in the order of the games (table {table})")
+        if list(given.get("points", [])) != expected:
+            raise Disagreement(f"table {table} scores {expected}, not {list(given.get('points', []))}")
+    published = _list(data, "standings")
+    computed = [
+        {"rank": row.rank, "player": row.player, "score": row.score, "wins": row.wins, "games": row.games}
+        for row in standings
+    ]
+    for mine, theirs in zip(computed, published, strict=False):
+        if dict(theirs) != mine:
+            raise Disagreement(f"rank {mine['rank']} is {mine}, not {dict(theirs)}")
+    if len(published) != len(computed):
+        raise Disagreement(f"the standings list {len(published)} players, not {len(computed)}")
+    return TournamentReport(public_key=public_key, games=len(games), players=len(players), standings=standings)

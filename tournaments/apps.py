@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from tournaments import receivers  # noqa: F401  (connects the receivers)

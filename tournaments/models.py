@@ -1,0 +1,120 @@
+"""Tournaments, their players, their games and the scores those games gave
+(docs/tournaments.md). Only ``tournaments.services`` writes these rows."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        ARENA = "arena", _("Arena")
+        DUPLICATE = "duplicate", _("Duplicate")
+
+    class Status(models.TextChoices):
+        CREATED = "created", _("Starting soon")
+        STARTED = "started", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.ARENA)
+    # A ranked mode key of games.play.modes (the duel modes for an arena).
+    mode = models.CharField(max_length=32)
+    minutes = models.PositiveSmallIntegerField()
+    rounds = models.PositiveSmallIntegerField(default=0)
+    rated = models.BooleanField(default=True)
+    private = models.BooleanField(default=False)
+    # The link of a private tournament: /tournaments/<id>/?key=<token>.
+    token = models.CharField(max_length=32, blank=True, default="")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.CREATED)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # The standings frozen at the end: [{"rank", "player", "user_id", "score", "wins", "games"}].
+    final_standings = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "starts_at"])]
+        ordering = ["-starts_at"]
+
+    def __str__(self) -> str:
+        return f"tournament {self.pk} ({self.format}, {self.mode}, {self.status})"
+
+
+class Player(models.Model):
+    """A member in a tournament: their running score (games/verifier/arena.py)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    score = models.IntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    # Not paired while paused (a player may pause and come back) or withdrawn.
+    paused = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+    # Berserk for their next game (or the current one, before its first move).
+    berserk = models.BooleanField(default=False)
+    last_opponent = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="tournament_player_once")]
+
+    def __str__(self) -> str:
+        return f"player {self.user_id} of tournament {self.tournament_id}"
+
+
+class TournamentGame(models.Model):
+    """A table the tournament opened (one game)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="tournament_game")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} of tournament {self.tournament_id}"
+
+
+class GameSeat(models.Model):
+    """Who of the tournament sits at which seat of a tournament game."""
+
+    game = models.ForeignKey(TournamentGame, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    berserk = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="tournament_seat_once")]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of tournament game {self.game_id}"
+
+
+class Score(models.Model):
+    """What one finished game gave one player: written once per game and
+    player (a finished game enters the standings exactly once: the unique
+    constraint, not a check in Python)."""
+
+    game = models.ForeignKey(TournamentGame, on_delete=models.CASCADE, related_name="scores")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="scores")
+    points = models.IntegerField()
+    outcome = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["game", "player"], name="tournament_score_once")]
+
+    def __str__(self) -> str:
+        return f"{self.points} for player {self.player_id} in tournament game {self.game_id}"

@@ -1,0 +1,114 @@
+"""The reads of the tournaments: lists, standings, free players, a member's entry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from games.models import Seat, Table
+from tournaments.models import GameSeat, Player, Tournament
+
+LIVE = [Table.Status.WAITING, Table.Status.PLAYING]
+TOP = 10
+
+
+def listed(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
+    """The public tournaments: starting soon, running, recently finished."""
+    public = Tournament.objects.filter(private=False)
+    return {
+        "created": list(public.filter(status=Tournament.Status.CREATED).order_by("starts_at")[:20]),
+        "started": list(public.filter(status=Tournament.Status.STARTED).order_by("ends_at")[:20]),
+        "finished": list(public.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[:20]),
+    }
+
+
+def ranked_players(tournament: Tournament) -> QuerySet[Player]:
+    """The players in the order of the standings (games/verifier/arena.py: points,
+    wins, then the order of joining)."""
+    return (
+        Player.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("-score", "-wins", "joined_at", "pk")
+    )
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    player: Player
+
+
+def standings(tournament: Tournament) -> list[Row]:
+    return [Row(rank, player) for rank, player in enumerate(ranked_players(tournament), start=1)]
+
+
+def ranks(tournament: Tournament) -> dict[int, int]:
+    """Player id -> rank (1 = first)."""
+    ids = ranked_players(tournament).values_list("pk", flat=True)
+    return {pk: rank for rank, pk in enumerate(ids, start=1)}
+
+
+def free_players(tournament: Tournament) -> list[Player]:
+    """The players who may be paired now: neither paused nor withdrawn, at no
+    live tournament table, and seated at no other game (one game at a time)."""
+    busy_here = GameSeat.objects.filter(game__tournament=tournament, game__table__status__in=LIVE).values("player_id")
+    candidates = list(
+        Player.objects.filter(tournament=tournament, paused=False, withdrawn=False)
+        .exclude(pk__in=busy_here)
+        .select_related("user")
+    )
+    engaged = set(
+        Seat.objects.filter(user_id__in=[player.user_id for player in candidates], engaged=True).values_list(
+            "user_id", flat=True
+        )
+    )
+    return [player for player in candidates if player.user_id not in engaged]
+
+
+def entry(tournament: Tournament, user_id: int | None) -> Player | None:
+    if user_id is None:
+        return None
+    return Player.objects.filter(tournament=tournament, user_id=user_id).first()
+
+
+def current_table(player: Player) -> Table | None:
+    """The player's tournament table still being played, if any."""
+    seat = (
+        GameSeat.objects.filter(player=player, game__table__status__in=LIVE).select_related("game__table").first()
+    )
+    return seat.game.table if seat is not None else None
+
+
+def live_tables(tournament: Tournament) -> list[Table]:
+    """The tournament's games in progress (to watch)."""
+    return list(
+        Table.objects.filter(tournament_game__tournament=tournament, status__in=LIVE).order_by("-pk")[:20]
+    )
+
+
+def visible(tournament: Tournament, *, key: str = "", user_id: int | None = None) -> bool:
+    """A private tournament is seen with its link, by its creator or by its players."""
+    if not tournament.private:
+        return True
+    if key and key == tournament.token:
+        return True
+    if user_id is None:
+        return False
+    return bool(
+        Tournament.objects.filter(pk=tournament.pk)
+        .filter(Q(created_by_id=user_id) | Q(players__user_id=user_id))
+        .exists()
+    )
+
+
+def seconds_left(tournament: Tournament, *, now: datetime | None = None) -> int:
+    """Until the start (created) or the end (started); 0 once finished."""
+    moment = now or timezone.now()
+    if tournament.status == Tournament.Status.CREATED:
+        return max(0, int((tournament.starts_at - moment).total_seconds()))
+    if tournament.status == Tournament.Status.STARTED:
+        return max(0, int((tournament.ends_at - moment).total_seconds()))
+    return 0

@@ -1,0 +1,342 @@
+"""The writes of the tournaments (docs/tournaments.md): creating one, joining,
+withdrawing, pausing, berserk; the periodic job that starts tournaments,
+pairs their free players in waves and ends them; the scoring of a finished
+game, once.
+
+Tables are opened only through the table core (``games.play.services.create_table``,
+ranked in the tournament's mode when it is rated, so that the ratings count
+them like any ranked game); a player's next table is announced on their lobby
+sockets (``lobby.broadcast``) after the commit.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from datetime import datetime, timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, Move, Table
+from games.play import selectors as game_selectors
+from games.play.locks import try_lock
+from games.play.modes import RANKED_MODES
+from games.play.services import InGame, SeatSpec, create_table
+from games.verifier import arena
+from lobby import broadcast
+from tournaments import selectors
+from tournaments.models import GameSeat, Player, Score, Tournament, TournamentGame
+from tournaments.pairing import Free, pair_wave
+
+logger = logging.getLogger(__name__)
+
+ARENA_MODES = ("duel-block", "duel-draw")
+"""The modes an arena is played in (duels; the four-player arena is not built yet)."""
+MINUTES = (1, 120)
+STARTS_IN = (0, 7 * 24 * 60)
+
+
+class TournamentError(ValueError):
+    """A refused request, with the message to show."""
+
+
+def grace() -> timedelta:
+    """How long after the end a game still playing may finish and count."""
+    return timedelta(seconds=float(getattr(settings, "TOURNAMENT_GRACE_SECONDS", 120)))
+
+
+# --- Creating and entering --------------------------------------------------------
+
+
+def create_tournament(
+    *,
+    user: User,
+    format: str,
+    mode: str,
+    minutes: int,
+    starts_in: int,
+    rated: bool = True,
+    private: bool = False,
+    rounds: int = 0,
+    now: datetime | None = None,
+) -> Tournament:
+    if format == Tournament.Format.DUPLICATE:
+        raise TournamentError(_("Duplicate tournaments are not open yet: create an arena."))
+    if format != Tournament.Format.ARENA:
+        raise TournamentError(_("Unknown tournament format."))
+    if mode not in ARENA_MODES:
+        raise TournamentError(_("An arena is played in a duel mode: the block game or the draw game."))
+    if not MINUTES[0] <= minutes <= MINUTES[1]:
+        raise TournamentError(_("An arena lasts from 1 to 120 minutes."))
+    if not STARTS_IN[0] <= starts_in <= STARTS_IN[1]:
+        raise TournamentError(_("A tournament starts within a week."))
+    moment = now or timezone.now()
+    # 0 = within ten seconds: the next periodic tick starts it.
+    starts_at = moment + timedelta(minutes=starts_in)
+    return Tournament.objects.create(
+        format=format,
+        mode=mode,
+        minutes=minutes,
+        rounds=rounds,
+        rated=rated,
+        private=private,
+        token=secrets.token_urlsafe(12) if private else "",
+        created_by=user,
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes),
+    )
+
+
+def join(*, tournament: Tournament, user: User) -> Player:
+    """Join (or come back to) a tournament that has not ended."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("This tournament is over."))
+        player, created = Player.objects.get_or_create(tournament=locked, user=user)
+        if not created and (player.withdrawn or player.paused):
+            player.withdrawn = player.paused = False
+            player.save(update_fields=["withdrawn", "paused"])
+    return player
+
+
+def _player(tournament: Tournament, user: User) -> Player:
+    try:
+        return Player.objects.select_for_update().get(tournament=tournament, user=user)
+    except Player.DoesNotExist:
+        raise TournamentError(_("You have not joined this tournament.")) from None
+
+
+def withdraw(*, tournament: Tournament, user: User) -> Player:
+    """Leave a tournament: no more pairings (the points stay; joining again comes back)."""
+    with transaction.atomic():
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("This tournament is over."))
+        player = _player(tournament, user)
+        player.withdrawn = True
+        player.save(update_fields=["withdrawn"])
+    return player
+
+
+def set_paused(*, tournament: Tournament, user: User, paused: bool) -> Player:
+    """Pause (no new pairing after the current game) or come back."""
+    with transaction.atomic():
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("This tournament is over."))
+        player = _player(tournament, user)
+        player.paused = paused
+        player.save(update_fields=["paused"])
+    return player
+
+
+def berserk(*, tournament: Tournament, user: User) -> Player:
+    """Go berserk: for the current tournament game if it has no move yet, else
+    for the next one. Refused once the current game has begun."""
+    with transaction.atomic():
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("This tournament is over."))
+        player = _player(tournament, user)
+        seat = (
+            GameSeat.objects.select_for_update()
+            .filter(player=player, game__table__status__in=[Table.Status.WAITING, Table.Status.PLAYING])
+            .select_related("game__table__game")
+            .first()
+        )
+        if seat is not None:
+            if seat.game.table.game.seq > 0:
+                raise TournamentError(_("Berserk is chosen before the first move."))
+            seat.berserk = True
+            seat.save(update_fields=["berserk"])
+        else:
+            player.berserk = True
+            player.save(update_fields=["berserk"])
+    return player
+
+
+# --- The periodic job -----------------------------------------------------------
+
+
+def tick(*, now: datetime | None = None) -> dict[str, int]:
+    """Start the tournaments whose time has come, score the games whose end
+    signal was lost, pair the free players of every running one, end those
+    whose time (and grace) is over."""
+    moment = now or timezone.now()
+    started = Tournament.objects.filter(status=Tournament.Status.CREATED, starts_at__lte=moment).update(
+        status=Tournament.Status.STARTED
+    )
+    scored = score_missed()
+    paired = finished = 0
+    for tournament in Tournament.objects.filter(status=Tournament.Status.STARTED):
+        if moment < tournament.ends_at:
+            paired += len(pair_free(tournament=tournament, now=moment))
+        elif finish(tournament=tournament, now=moment):
+            finished += 1
+    return {"started": started, "scored": scored, "paired": paired, "finished": finished}
+
+
+def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Table]:
+    """One wave: pair the tournament's free players and seat each pair at a
+    table; returns the new tables."""
+    moment = now or timezone.now()
+    if tournament.status != Tournament.Status.STARTED or moment >= tournament.ends_at:
+        return []
+    spec = RANKED_MODES[tournament.mode]
+    tables: list[Table] = []
+    with transaction.atomic():
+        if not try_lock(f"tournament:{tournament.pk}"):
+            return tables
+        free = selectors.free_players(tournament)
+        if len(free) < 2:
+            return tables
+        ranks = selectors.ranks(tournament)
+        by_id = {player.pk: player for player in free}
+        wave = [Free(player.pk, ranks[player.pk], player.last_opponent_id) for player in free]
+        for first, second in pair_wave(wave):
+            players = [by_id[first.player], by_id[second.player]]
+            # Alternate who opens: the one with fewer games so far sits first.
+            players.sort(key=lambda player: (player.games, player.pk))
+            try:
+                with transaction.atomic():
+                    table = create_table(
+                        kind=Table.Kind.RANKED if tournament.rated else Table.Kind.PRIVATE,
+                        rules=spec.rules,
+                        preset=spec.preset,
+                        seats=[SeatSpec(user=player.user) for player in players],
+                        public=True,
+                        mode=spec.key if tournament.rated else "",
+                    )
+                    game = TournamentGame.objects.create(tournament=tournament, table=table)
+                    for number, player in enumerate(players):
+                        GameSeat.objects.create(game=game, player=player, number=number, berserk=player.berserk)
+                    for player, other in ((players[0], players[1]), (players[1], players[0])):
+                        Player.objects.filter(pk=player.pk).update(last_opponent=other, berserk=False)
+            except InGame:
+                # Seated elsewhere since the read: they wait for the next wave.
+                continue
+            tables.append(table)
+            frame = {
+                "type": "matched",
+                "table": table.pk,
+                "url": reverse("games:table", args=[table.pk]),
+                "tournament": tournament.pk,
+            }
+            user_ids = [player.user_id for player in players]
+            transaction.on_commit(partial(broadcast.send_to_users, user_ids, frame))
+    if tables:
+        logger.info("tournament %d: paired %d table(s)", tournament.pk, len(tables))
+    return tables
+
+
+def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
+    """End a tournament whose time is over once its games are done (or the
+    grace has passed): the standings freeze. Computed once (False after)."""
+    moment = now or timezone.now()
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.STARTED or moment < locked.ends_at:
+            return False
+        playing = TournamentGame.objects.filter(
+            tournament=locked, table__status__in=[Table.Status.WAITING, Table.Status.PLAYING]
+        ).exists()
+        if playing and moment < locked.ends_at + grace():
+            return False
+        locked.final_standings = [
+            {
+                "rank": row.rank,
+                "player": row.player.user.username,
+                "user_id": row.player.user_id,
+                "score": row.player.score,
+                "wins": row.player.wins,
+                "games": row.player.games,
+            }
+            for row in selectors.standings(locked)
+        ]
+        locked.status = Tournament.Status.FINISHED
+        locked.finished_at = moment
+        locked.save(update_fields=["final_standings", "status", "finished_at"])
+    logger.info("tournament %d finished", tournament.pk)
+    return True
+
+
+# --- Scoring a finished game -------------------------------------------------------
+
+
+def game_facts(game: Game, seats: list[GameSeat]) -> list[arena.Facts]:
+    """Each tournament seat's facts of a finished game (games/verifier/arena.py)."""
+    state = game_selectors.game_state(game)
+    if state is None or not state.game_over:
+        raise ValueError("the game is not over")
+    laid: dict[int, int] = {}
+    for number in Move.objects.filter(game=game, kind=Move.Kind.PLAY).values_list("seat", flat=True):
+        if number is not None:
+            laid[number] = laid.get(number, 0) + 1
+    return [
+        arena.facts_of(state, seat.number, tiles_laid=laid.get(seat.number, 0), berserk=seat.berserk)
+        for seat in seats
+    ]
+
+
+def record_game(*, table_id: int) -> list[Score]:
+    """Score a finished tournament game, once: its ``Score`` rows are unique
+    per game and player, so that a second delivery writes nothing. A game
+    that ends after the standings froze scores nothing."""
+    game_row = TournamentGame.objects.filter(table_id=table_id).select_related("tournament").first()
+    if game_row is None:
+        return []
+    game = Game.objects.filter(table_id=table_id, table__status=Table.Status.FINISHED).first()
+    if game is None:
+        return []
+    seats = list(GameSeat.objects.filter(game=game_row).order_by("number"))
+    facts = game_facts(game, seats)
+    scores: list[Score] = []
+    try:
+        with transaction.atomic():
+            tournament = Tournament.objects.select_for_update().get(pk=game_row.tournament_id)
+            if tournament.status != Tournament.Status.STARTED:
+                return []
+            players = {
+                player.pk: player
+                for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
+            }
+            for seat, fact in zip(seats, facts, strict=True):
+                player = players[seat.player_id]
+                points, streak = arena.score(fact, player.streak)
+                scores.append(Score.objects.create(game=game_row, player=player, points=points, outcome=fact.outcome))
+                counted = 0 if fact.aborted else 1
+                Player.objects.filter(pk=player.pk).update(
+                    score=F("score") + points,
+                    streak=streak,
+                    wins=F("wins") + (counted if fact.outcome == arena.WINNING else 0),
+                    games=F("games") + counted,
+                )
+    except IntegrityError:
+        # Already scored (the unique constraint): nothing counted twice.
+        return []
+    return scores
+
+
+def score_missed(*, limit: int = 50) -> int:
+    """Score the finished games of running tournaments whose end signal was
+    lost (a process that stopped between the commit and the receiver)."""
+    missed = TournamentGame.objects.filter(
+        tournament__status=Tournament.Status.STARTED, table__status=Table.Status.FINISHED, scores__isnull=True
+    ).values_list("table_id", flat=True)[:limit]
+    return sum(1 for table_id in list(missed) if record_game(table_id=table_id))
+
+
+def after_game(*, table_id: int) -> dict[str, Any]:
+    """A tournament game ended: score it, and pair its players again at once."""
+    scores = record_game(table_id=table_id)
+    tables: list[Table] = []
+    game_row = TournamentGame.objects.filter(table_id=table_id).select_related("tournament").first()
+    if game_row is not None:
+        tables = pair_free(tournament=game_row.tournament)
+    return {"scored": len(scores), "paired": len(tables)}
