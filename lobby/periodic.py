@@ -28,7 +28,6 @@ from games.live.services import forget_dead_sockets
 from games.signals import periodic_tick
 from games.timers.expiry import sweep
 from lobby import room_tables, services
-from games.signals import periodic_tick
 
 logger = logging.getLogger(__name__)
 

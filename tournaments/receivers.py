@@ -10,8 +10,7 @@ from typing import Any
 from django.dispatch import receiver
 
 from games.models import Game, Table
-from games.signals import game_finished
-from games.signals import periodic_tick
+from games.signals import game_finished, periodic_tick
 from tournaments import services
 
 logger = logging.getLogger(__name__)

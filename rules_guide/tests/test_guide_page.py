@@ -255,6 +255,7 @@ def test_rules_url_for_points_at_the_variant_section(client: Client) -> None:
         rules_url_for("no-such-variant")
 
 
+@pytest.mark.django_db  # the home page reads the puzzle of the day
 def test_links_to_the_guide_from_the_home_page_and_the_footer(client: Client) -> None:
     home = parse(client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode())
     footer = home.one("footer")
