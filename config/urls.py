@@ -22,6 +22,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("rules/", include("rules_guide.urls")),
+    path("", include("api.urls")),
     path("", include("accounts.urls")),
     path("", include("lobby.urls")),
     path("", include("games.pages.urls")),

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "games",
     "lobby",
+    "api",
     "rules_guide",
 ]
 
