@@ -14,9 +14,9 @@ from games.pages.forms import clean_table_choices, preset_choices
 
 class ChallengeForm(forms.Form):
     preset = forms.ChoiceField(choices=preset_choices, required=False)
-    players = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, required=False)
+    players = forms.TypedChoiceField(choices=[(2, "2"), (3, "3"), (4, "4")], coerce=int, required=False, empty_value=None)
     teams = forms.BooleanField(required=False)
-    target = forms.TypedChoiceField(choices=[(0, "0"), (50, "50"), (100, "100")], coerce=int, required=False)
+    target = forms.TypedChoiceField(choices=[(0, "0"), (50, "50"), (100, "100")], coerce=int, required=False, empty_value=None)
     rated = forms.BooleanField(required=False)
     level = forms.ChoiceField(choices=[(level, level) for level in LEVELS], required=False)
 

@@ -190,7 +190,7 @@ def play_action(*, user: User, table_id: int, text: str, seq: int | None) -> int
     expected = game.seq if seq is None else seq
     try:
         outcome = game_services.play_move(
-            game_id=where.game_id, seat=where.seat, action=event.action, expected_seq=expected
+            game_id=where.game_id, seat=where.seat, action=event.action(), expected_seq=expected
         )
     except game_services.GameError as error:
         raise game_refusal(error) from None
