@@ -74,7 +74,7 @@ TYPED := games/engine games/ai games/play games/live games/socket games/timers g
 	accounts/services.py accounts/selectors.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py config/middleware.py \
-	api/services.py api/selectors.py api/tokens.py api/streams.py
+	api/services.py api/selectors.py api/tokens.py api/streams.py api/bot.py
 
 ## ruff, mypy strict, the import layers, and tsc --checkJs on the browser code (tsconfig.json).
 lint: install js-install

@@ -71,4 +71,5 @@ def table_bots_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs:
     names = [seat.name or str(seat.user) for seat in seats if seat.user_id in bots]
     if not names:
         return ""
-    return render_to_string("accounts/_table_bots.html", {"names": names}, request=request)
+    context = {"count": len(names), "joined": ", ".join(names)}
+    return render_to_string("accounts/_table_bots.html", context, request=request)

@@ -28,13 +28,15 @@ class Api:
     """The site's API with a bearer token."""
 
     def __init__(self, url: str, token: str, *, prefix: str = "bot") -> None:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"the site's address must start with http:// or https://, not {url!r}")
         self.url = url.rstrip("/")
         self.token = token
         self.prefix = prefix
 
     def _request(self, method: str, path: str, body: dict[str, Any] | None = None) -> urllib.request.Request:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url + path, data=data, method=method)
+        request = urllib.request.Request(self.url + path, data=data, method=method)  # noqa: S310 (checked in __init__)
         request.add_header("Authorization", f"Bearer {self.token}")
         if data is not None:
             request.add_header("Content-Type", "application/json")

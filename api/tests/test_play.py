@@ -36,21 +36,26 @@ def test_a_challenge_accepted_opens_the_table(bot_and_person):
                          content_type="application/json", **alice_auth)
     assert made.status_code == 200, made.content
     challenge = made.json()
-    assert challenge["status"] == "created" and challenge["dest"] == "robot"
+    assert challenge["status"] == "created"
+    assert challenge["dest"] == "robot"
     accepted = Client().post(f"/api/challenge/{challenge['id']}/accept", **bot_auth).json()
     table = Table.objects.get(pk=accepted["game"]["id"])
     assert table.status == Table.Status.PLAYING
     assert [s.user_id for s in game_selectors.table_seats(table.pk)] == [alice.pk, bot.pk]
     assert Challenge.objects.get().status == "accepted"
+    page = Client().get(f"/table/{table.pk}/").content.decode()
+    assert "data-bots" in page
+    assert "robot is a bot" in page, page[page.find("data-bots") - 50:page.find("data-bots") + 300]
     again = Client().post(f"/api/challenge/{challenge['id']}/decline", **bot_auth)
     assert again.status_code == 409
 
 
 def test_bad_challenges_are_refused_and_change_nothing(bot_and_person):
-    _bot, _alice, bot_auth, alice_auth = bot_and_person
+    _bot, _alice, _bot_auth, alice_auth = bot_and_person
     for body in ({"preset": "nope"}, {"players": 5}, {"rated": True}, {"preset": "duel-block", "players": 4}):
         answer = Client().post("/api/challenge/robot", json.dumps(body), content_type="application/json", **alice_auth)
-        assert answer.status_code == 400 and answer.json()["reason"] == "choices", body
+        assert answer.status_code == 400, body
+        assert answer.json()["reason"] == "choices", body
     assert Client().post("/api/challenge/nobody", {"preset": "quick"}, **alice_auth).status_code == 404
     assert Client().post("/api/challenge/alice", **alice_auth).status_code == 400
     assert not Challenge.objects.exists()
@@ -82,30 +87,38 @@ def test_moves_in_the_notation_and_the_engines_refusals(bot_and_person, computer
     table_id = _computer_game({**bot_auth})
     game = Game.objects.get(table_id=table_id)
     line, cursor = selectors.game_full(game, seat=0)
-    assert line["type"] == "gameFull" and line["view"]["seat"] == 0 and line["id"] == table_id
-    assert "hand" in line["view"] and all(player.get("bot") is not None for player in line["players"])
+    assert line["type"] == "gameFull"
+    assert line["view"]["seat"] == 0
+    assert line["id"] == table_id
+    assert "hand" in line["view"]
+    assert all(player.get("bot") is not None for player in line["players"])
     state = _my_turn(game, computer_queue)
     view = view_for(state, 0)
     legal = selectors.legal_tokens(view.to_dict())
     assert legal
     bad = Client().post(f"/api/bot/game/{table_id}/move/66Z", **bot_auth)
-    assert bad.status_code == 400 and bad.json()["code"] == "bad_frame"
+    assert bad.status_code == 400
+    assert bad.json()["code"] == "bad_frame"
     not_held = next(t for t in ("00", "01", "11", "02", "12", "22") if t not in legal and not state.line) if not state.line else None
     if not_held is not None:
         refused = Client().post(f"/api/bot/game/{table_id}/move/{not_held}", **bot_auth)
-        assert refused.status_code == 400 and refused.json()["code"] == "illegal"
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "illegal"
     stale = Client().post(f"/api/bot/game/{table_id}/move/{legal[0]}?seq={game.seq - 1}", **bot_auth)
-    assert stale.status_code == 409 and stale.json()["seq"] == game.seq
+    assert stale.status_code == 409
+    assert stale.json()["seq"] == game.seq
     ok = Client().post(f"/api/bot/game/{table_id}/move/{legal[0]}?seq={game.seq}", **bot_auth)
     assert ok.json() == {"ok": True, "seq": game.seq + 1}
     lines = selectors.game_lines(cursor)
-    assert lines and lines[-1]["seq"] >= game.seq + 1 and all(line["type"] == "gameState" for line in lines)
+    assert lines
+    assert lines[-1]["seq"] >= game.seq + 1
+    assert all(line["type"] == "gameState" for line in lines)
     # The board API is for people; the bot API for bots.
     assert Client().post(f"/api/board/game/{table_id}/resign", **_auth(bot, "board:play")).status_code == 403
 
 
 def test_two_moves_at_one_seq_one_wins(bot_and_person, computer_queue):
-    _bot, alice, _bot_auth, alice_auth = bot_and_person
+    _bot, _alice, _bot_auth, alice_auth = bot_and_person
     table_id = _computer_game(alice_auth)
     game = Game.objects.get(table_id=table_id)
     state = _my_turn(game, computer_queue)
@@ -116,7 +129,7 @@ def test_two_moves_at_one_seq_one_wins(bot_and_person, computer_queue):
 
 
 def test_no_line_carries_a_tile_the_reader_may_not_see(bot_and_person, computer_queue):
-    _bot, alice, _bot_auth, alice_auth = bot_and_person
+    _bot, _alice, _bot_auth, alice_auth = bot_and_person
     table_id = _computer_game(alice_auth)
     game = Game.objects.get(table_id=table_id)
     _line, cursor = selectors.game_full(game, seat=0)

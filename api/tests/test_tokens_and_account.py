@@ -29,14 +29,16 @@ def test_the_page_makes_a_token_shown_once_stored_hashed_and_revocable(make_memb
     raw = re.search(r"<code data-new-token>([^<]+)</code>", page.content.decode()).group(1)
     row = AccessToken.objects.get(user=alice)
     assert row.scopes == "bot:play challenge:write"
-    assert raw not in (row.digest, row.prefix) and row.digest == tokens.digest(raw)
+    assert raw not in (row.digest, row.prefix)
+    assert row.digest == tokens.digest(raw)
     assert raw not in client.get("/account/tokens/").content.decode()  # shown once
     assert Client().get("/api/account", **_bearer(raw)).json()["username"] == "alice"
     assert AccessToken.objects.get(pk=row.pk).last_used_at is not None
     assert "never used" not in client.get("/account/tokens/").content.decode()
     client.post(f"/account/tokens/{row.pk}/revoke/")
     answer = Client().get("/api/account", **_bearer(raw))
-    assert answer.status_code == 401 and answer.json()["code"] == "unauthorized"
+    assert answer.status_code == 401
+    assert answer.json()["code"] == "unauthorized"
 
 
 def test_the_page_refuses_unknown_scopes_and_speaks_french(make_member):
@@ -44,9 +46,10 @@ def test_the_page_refuses_unknown_scopes_and_speaks_french(make_member):
     client = Client()
     client.force_login(alice)
     page = client.post("/account/tokens/", {"description": "x", "scopes": ["root"]})
-    assert page.status_code == 400 and not AccessToken.objects.exists()
+    assert page.status_code == 400
+    assert not AccessToken.objects.exists()
     french = client.get("/account/tokens/", HTTP_ACCEPT_LANGUAGE="fr")
-    assert "Jetons d’accès" in french.content.decode()
+    assert "Jetons d\u2019accès" in french.content.decode()
 
 
 def test_no_token_or_a_wrong_one_is_refused(make_member):
@@ -68,7 +71,8 @@ def test_a_token_over_its_rate_answers_429_with_retry_after(make_member, setting
 def test_a_scope_is_needed_for_its_routes(make_member):
     raw = tokens.create_token(user=make_member("alice"), description="x", scopes=["board:play"]).raw
     answer = Client().post("/api/bot/account/upgrade", **_bearer(raw))
-    assert answer.status_code == 403 and answer.json()["code"] == "missing_scope"
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "missing_scope"
     assert not is_bot(AccessToken.objects.get().user_id)
 
 
@@ -86,7 +90,8 @@ def test_an_account_that_played_cannot_become_a_bot(make_member):
     create_computer_table(user=alice, preset="classic-draw", players=2, teams=False, target=100, level="easy")
     raw = tokens.create_token(user=alice, description="x", scopes=["bot:play"]).raw
     answer = Client().post("/api/bot/account/upgrade", **_bearer(raw))
-    assert answer.status_code == 400 and answer.json()["code"] == "cannot_upgrade"
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "cannot_upgrade"
     assert not is_bot(alice.pk)
 
 
