@@ -25,6 +25,9 @@ class Profile(models.Model):
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     # Ranked games lost by leaving them (counted against the leaver).
     abandoned = models.PositiveIntegerField(_("games abandoned"), default=0)
+    # A bot account (docs/api.md): played by a program through the API, marked
+    # wherever its name shows, never in the people's ranked queues. Irreversible.
+    is_bot = models.BooleanField(_("bot"), default=False)
     created_at = models.DateTimeField(default=timezone.now)
     # Preferences. The table page's own switches (sounds, confirm each move,
     # reactions, tile faces) are kept here for members, in the browser for guests.

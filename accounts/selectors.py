@@ -3,7 +3,7 @@ games, preferences, the member's data file."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -48,6 +48,19 @@ def ratings_of(user: User) -> list[ModeRating]:
         else:
             result.append(ModeRating(mode, row.mu, row.sigma, row.games, row.wins, row.draws, row.losses))
     return result
+
+
+def is_bot(user_id: int | None) -> bool:
+    """Whether the member is a bot account (docs/api.md)."""
+    return user_id is not None and Profile.objects.filter(user_id=user_id, is_bot=True).exists()
+
+
+def bot_ids(user_ids: Iterable[int]) -> set[int]:
+    """Which of these members are bot accounts (one query)."""
+    ids = {user_id for user_id in user_ids if user_id is not None}
+    if not ids:
+        return set()
+    return set(Profile.objects.filter(user_id__in=ids, is_bot=True).values_list("user_id", flat=True))
 
 
 def profile_of(user: User) -> Profile:

@@ -21,7 +21,7 @@ from accounts import ratings, selectors
 from accounts.hooks import account_closing
 from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
 from games.live import broadcast
-from games.models import Game, StandIn, Table
+from games.models import Game, Seat, StandIn, Table
 from games.play import selectors as game_selectors
 from games.play.modes import RANKED_MODES
 from games.play.services import abort_game
@@ -33,6 +33,25 @@ logger = logging.getLogger(__name__)
 
 class FriendshipError(ValueError):
     """A friend request that cannot be made or answered (message for the user)."""
+
+
+class BotRefused(ValueError):
+    """An account that cannot become a bot (message for the member); nothing changed."""
+
+
+def become_bot(*, user: User) -> Profile:
+    """Turn an account with no games into a bot account, for good (docs/api.md).
+    A bot is played by a program through the API: it never enters the people's
+    ranked queues, and its name is marked wherever it shows."""
+    with transaction.atomic():
+        profile, _created = Profile.objects.select_for_update().get_or_create(user=user)
+        if profile.is_bot:
+            return profile
+        if Seat.objects.filter(user=user).exists():
+            raise BotRefused(_("Only an account that has never played a game can become a bot."))
+        profile.is_bot = True
+        profile.save(update_fields=["is_bot"])
+        return profile
 
 
 def ensure_profile(*, user: User) -> Profile:

@@ -12,12 +12,14 @@ from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 
 from accounts import selectors, services
 from accounts.middleware import LANGUAGE_TO_APPLY
 from games.models import Game, Table
+from games.play import selectors as game_selectors
 from games.play import services as game_services
-from games.signals import game_finished, seat_abandoned, table_page_preferences
+from games.signals import game_finished, seat_abandoned, table_page_panels, table_page_preferences
 
 logger = logging.getLogger(__name__)
 
@@ -77,3 +79,15 @@ def count_abandonment(sender: Any, table_id: int, seat: int, user_id: int | None
     # Inside the transaction that ended the game: counted with it, or not at all.
     if user_id is not None:
         services.record_abandonment(user_id=user_id)
+
+
+@receiver(table_page_panels, dispatch_uid="accounts.table_bots")
+def table_bots_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> str:
+    """At a table with bot accounts: which seats are played by a program (docs/api.md)."""
+    seats = [seat for seat in game_selectors.table_seats(table.pk) if seat.user_id is not None]
+    bots = selectors.bot_ids(seat.user_id for seat in seats if seat.user_id is not None)
+    names = [seat.name or str(seat.user) for seat in seats if seat.user_id in bots]
+    if not names:
+        return ""
+    context = {"count": len(names), "joined": ", ".join(names)}
+    return render_to_string("accounts/_table_bots.html", context, request=request)

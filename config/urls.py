@@ -23,6 +23,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("rules/", include("rules_guide.urls")),
     path("", include("community.urls")),
+    path("", include("api.urls")),
     path("", include("accounts.urls")),
     path("", include("tournaments.urls")),
     path("", include("lobby.urls")),

@@ -128,7 +128,11 @@ class LobbyConsumer(JsonSocket):
             return
         if await self._in_game():
             return
-        entry = await database_sync_to_async(self._join)(mode)
+        try:
+            entry = await database_sync_to_async(self._join)(mode)
+        except services.QueueRefused as error:
+            await self.send_error("bot_not_allowed", str(error))
+            return
         await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
         # Match at once when possible; the periodic tick widens the windows later.
         await database_sync_to_async(services.run_matcher)()

@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.ratings import ranks_from_scores
-from accounts.selectors import display_rating_of
+from accounts.selectors import display_rating_of, is_bot
 from games.live import broadcast as table_broadcast
 from games.models import Game, Seat, Table
 from games.play import selectors as game_selectors
@@ -447,6 +447,8 @@ def join_room_queue(*, user: User, room: str, mode: str, channel_name: str = "")
         raise RoomError(_("This room does not exist."), reason="no_room")
     if mode not in RANKED_MODES:
         raise RoomError(_("Unknown game."), reason="bad_mode")
+    if is_bot(user.pk):
+        raise RoomError(_("Bot accounts do not play in the ranked queues."), reason="bot")
     reason = refusal(user_id=user.pk, room=spec)
     if reason:
         raise RoomError(reason, reason="cannot_sit")

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import are_friends, display_rating_of
+from accounts.selectors import are_friends, display_rating_of, is_bot
 from community.selectors import block_pairs, has_blocked
 from games.models import Table
 from games.play.locks import try_lock
@@ -36,6 +36,16 @@ from lobby.matchmaking import Ticket, pair_tickets, seat_order
 from lobby.models import Invitation, QueueEntry, RoomTable
 
 logger = logging.getLogger(__name__)
+
+
+class QueueRefused(ValueError):
+    """A member who may not join the people's queues (a bot account: docs/api.md)."""
+
+
+def refuse_bots(user: User) -> None:
+    """Bots never enter the people's ranked queues (``QueueRefused``)."""
+    if is_bot(user.pk):
+        raise QueueRefused(_("Bot accounts do not play in the ranked queues."))
 
 
 class InvitationError(ValueError):
@@ -50,6 +60,7 @@ def join_queue(*, user: User, mode: str, channel_name: str = "") -> QueueEntry:
     queue), with their current rating in that mode."""
     if mode not in RANKED_MODES:
         raise ValueError(f"unknown ranked mode {mode!r}")
+    refuse_bots(user)
     entry, _created = QueueEntry.objects.update_or_create(
         user=user,
         defaults={

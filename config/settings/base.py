@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "lobby",
     "puzzles",
     "tournaments",
+    "api",
     "rules_guide",
 ]
 
@@ -363,3 +364,13 @@ if SENTRY_DSN:
     from config.observability import init_sentry
 
     init_sentry(SENTRY_DSN)
+
+# --- The API for programs (docs/api.md) --------------------------------------
+# Each token's allowance: requests per window of seconds (429 with Retry-After beyond).
+API_RATE_LIMIT = (int(os.environ.get("API_RATE_REQUESTS", "600")), int(os.environ.get("API_RATE_SECONDS", "60")))
+# A blank keep-alive line on a quiet stream after this many seconds.
+API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "5"))
+# A game stream reads the move log at least this often (a broadcast wakes it at once).
+API_STREAM_POLL_SECONDS = float(os.environ.get("API_STREAM_POLL_SECONDS", "2"))
+# An event stream looks for new challenges and games this often.
+API_EVENT_POLL_SECONDS = float(os.environ.get("API_EVENT_POLL_SECONDS", "1"))

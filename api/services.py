@@ -1,0 +1,225 @@
+"""The API's writes (docs/api.md): bot accounts, challenges, and the moves
+of a program, each through the table core's services (games.play.services).
+Refusals raise ``ApiError`` (an HTTP status and the websocket's error fields)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts import services as account_services
+from api.models import Challenge
+from games.engine import EventKind, rules_for
+from games.engine.notation import NotationError, read_token
+from games.models import Table
+from games.play import selectors as game_selectors
+from games.play import services as game_services
+from games.play.services import SeatSpec
+
+
+@dataclass
+class ApiError(Exception):
+    """A refused request: ``status`` is the HTTP status; ``code``, ``message``,
+    ``reason`` (and ``extra``) are the fields of the websocket's ``error`` frame."""
+
+    status: int
+    code: str
+    message: str
+    reason: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def body(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message, "reason": self.reason or self.code, **self.extra}
+
+
+def game_refusal(error: game_services.GameError) -> ApiError:
+    """The table core's refusal, with the fields the websocket sends (games/socket/table.py)."""
+    if isinstance(error, game_services.StaleSeq):
+        return ApiError(409, error.code, error.message, error.reason, {"seq": error.current})
+    extra = {"detail": error.detail} if error.detail else {}
+    if isinstance(error, game_services.InGame):
+        return ApiError(409, error.code, error.message, error.reason, extra)
+    status = 403 if isinstance(error, game_services.NotSeated) else 400
+    return ApiError(status, error.code, error.message, error.reason, extra)
+
+
+# -- bot accounts --------------------------------------------------------------------
+
+
+def upgrade_to_bot(*, user: User) -> None:
+    try:
+        account_services.become_bot(user=user)
+    except account_services.BotRefused as error:
+        raise ApiError(400, "cannot_upgrade", str(error)) from None
+
+
+# -- challenges ----------------------------------------------------------------------
+
+
+def create_challenge(*, challenger: User, username: str, choices: dict[str, Any]) -> Challenge:
+    """``choices``: a ``ChallengeForm``'s cleaned data."""
+    dest = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    if dest is None:
+        raise ApiError(404, "not_found", _("No member is called %(name)s.") % {"name": username})
+    if dest.pk == challenger.pk:
+        raise ApiError(400, "bad_request", _("You cannot challenge yourself."))
+    return Challenge.objects.create(
+        challenger=challenger,
+        dest=dest,
+        preset=choices["preset"],
+        players=choices["players"],
+        teams=choices["teams"],
+        target=choices["target"],
+        rated=False,
+        level=choices["level"],
+    )
+
+
+def _open_challenge(challenge_id: int) -> Challenge:
+    challenge = (
+        Challenge.objects.select_for_update().select_related("challenger", "dest").filter(pk=challenge_id).first()
+    )
+    if challenge is None:
+        raise ApiError(404, "not_found", _("There is no such challenge."))
+    if challenge.status != Challenge.Status.CREATED:
+        raise ApiError(409, "not_open", _("This challenge was already answered."))
+    return challenge
+
+
+def accept_challenge(*, user: User, challenge_id: int) -> Table:
+    """The challenged member accepts: the table opens (games.play.services.create_table),
+    the challenger at seat 0, the computers of the challenge's level at the seats beyond two."""
+    with transaction.atomic():
+        challenge = _open_challenge(challenge_id)
+        if challenge.dest_id != user.pk:
+            raise ApiError(403, "not_allowed", _("Only the challenged member may accept."))
+        rules = rules_for(
+            challenge.preset, players=challenge.players, teams=challenge.teams, target=challenge.target
+        )
+        seats = [SeatSpec(user=challenge.challenger), SeatSpec(user=challenge.dest)]
+        seats += [SeatSpec(level=challenge.level) for _ in range(challenge.players - 2)]
+        try:
+            table = game_services.create_table(
+                kind=Table.Kind.PRIVATE,
+                rules=rules,
+                preset=challenge.preset,
+                seats=seats,
+                public=True,
+                created_by=challenge.challenger,
+                actor=user,
+            )
+        except game_services.GameError as error:
+            raise game_refusal(error) from None
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.table = table
+        challenge.save(update_fields=["status", "table"])
+    return table
+
+
+def answer_challenge(*, user: User, challenge_id: int, decline: bool) -> Challenge:
+    """Decline (the challenged member) or cancel (the challenger) an open challenge."""
+    with transaction.atomic():
+        challenge = _open_challenge(challenge_id)
+        if decline and challenge.dest_id != user.pk:
+            raise ApiError(403, "not_allowed", _("Only the challenged member may decline."))
+        if not decline and challenge.challenger_id != user.pk:
+            raise ApiError(403, "not_allowed", _("Only the challenger may cancel."))
+        challenge.status = Challenge.Status.DECLINED if decline else Challenge.Status.CANCELED
+        challenge.save(update_fields=["status"])
+    return challenge
+
+
+def play_computer(*, user: User, choices: dict[str, Any]) -> Table:
+    """A game against the computer (``level``) at once, the member at seat 0."""
+    try:
+        return game_services.create_computer_table(
+            user=user,
+            preset=choices["preset"],
+            players=choices["players"],
+            teams=choices["teams"],
+            target=choices["target"],
+            level=choices["level"],
+        )
+    except game_services.GameError as error:
+        raise game_refusal(error) from None
+
+
+# -- playing -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    game_id: int
+    seat: int
+    seq: int
+
+
+def seated(*, user: User, table_id: int) -> Seated:
+    """The member's seat at the table's game (``ApiError`` if none)."""
+    table = game_selectors.get_table(table_id)
+    game = None if table is None else getattr(table, "game", None)
+    if table is None or game is None:
+        raise ApiError(404, "not_found", _("There is no such table."))
+    seat = game_selectors.viewer_seat_among(game_selectors.table_seats(table.pk), user=user, guest_key=None)
+    if seat is None:
+        raise ApiError(403, "not_seated", _("You have no seat at this table."))
+    return Seated(game.pk, seat, game.seq)
+
+
+def play_action(*, user: User, table_id: int, text: str, seq: int | None) -> int:
+    """Play the action written ``text`` in the notation (docs/notation.md) at
+    the table; ``seq`` the last event the program saw (default: the game's
+    last). Through ``play_move`` with ``expected_seq``: of two moves posted at
+    one ``seq``, one wins and the other is refused (``stale``). Returns the new seq."""
+    where = seated(user=user, table_id=table_id)
+    game = game_selectors.get_game(where.game_id)
+    state = None if game is None else game_selectors.game_state(game)
+    if game is None or state is None or game.finished:
+        raise ApiError(400, "illegal", _("This game is not being played."), "not_live")
+    try:
+        event = read_token(text, where.seat, first=not state.line)
+    except NotationError as error:
+        raise ApiError(400, "bad_frame", str(error), "action") from None
+    if event.kind not in (EventKind.PLAY, EventKind.DRAW, EventKind.PASS):
+        raise ApiError(400, "bad_frame", _("Resign and draw offers have their own routes."), "action")
+    expected = game.seq if seq is None else seq
+    try:
+        outcome = game_services.play_move(
+            game_id=where.game_id, seat=where.seat, action=event.action(), expected_seq=expected
+        )
+    except game_services.GameError as error:
+        raise game_refusal(error) from None
+    return outcome.seq
+
+
+def next_round(*, user: User, table_id: int, seq: int | None) -> int:
+    where = seated(user=user, table_id=table_id)
+    try:
+        outcome = game_services.start_next_round(game_id=where.game_id, seat=where.seat, expected_seq=seq)
+    except game_services.GameError as error:
+        raise game_refusal(error) from None
+    return outcome.seq
+
+
+def resign(*, user: User, table_id: int) -> int:
+    where = seated(user=user, table_id=table_id)
+    try:
+        outcome = game_services.resign(game_id=where.game_id, seat=where.seat)
+    except game_services.GameError as error:
+        raise game_refusal(error) from None
+    return outcome.seq
+
+
+def offer_draw(*, user: User, table_id: int) -> bool:
+    """Offer (or agree to) a draw; True when the game ended drawn."""
+    where = seated(user=user, table_id=table_id)
+    try:
+        outcome = game_services.offer_draw(game_id=where.game_id, seat=where.seat)
+    except game_services.GameError as error:
+        raise game_refusal(error) from None
+    return isinstance(outcome, game_services.Outcome)
