@@ -7,6 +7,7 @@ Server -> client: ``counts`` every few seconds, ``queued`` / ``left``,
 running, with ``"resume": true``),
 ``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
 for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
+``queue_ban`` with ``until``: kept out for leaving games, docs/moderation.md,
 ``bad_frame``, ``rate_limited``, ``server_error``).
 Frame parsing, the rate limit and failures: games.socket.base.JsonSocket.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import UTC
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -128,7 +130,11 @@ class LobbyConsumer(JsonSocket):
             return
         if await self._in_game():
             return
-        entry = await database_sync_to_async(self._join)(mode)
+        try:
+            entry = await database_sync_to_async(self._join)(mode)
+        except room_tables.QueueBanned as error:
+            await self._send_queue_ban(error)
+            return
         await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
         # Match at once when possible; the periodic tick widens the windows later.
         await database_sync_to_async(services.run_matcher)()
@@ -143,6 +149,10 @@ class LobbyConsumer(JsonSocket):
             return False
         await self.send_error("in_game", _("Finish your game first."), url=url)
         return True
+
+    async def _send_queue_ban(self, error: room_tables.QueueBanned) -> None:
+        """Fair conduct: why and until when (``until``, ISO 8601 in UTC)."""
+        await self.send_error("queue_ban", error.message, until=error.until.astimezone(UTC).isoformat())
 
     def _game_in_progress(self) -> tuple[Table | None, str]:
         table = selectors.game_in_progress(self.user_id or 0)
@@ -160,6 +170,9 @@ class LobbyConsumer(JsonSocket):
             return
         try:
             entry = await database_sync_to_async(self._join_room)(room, mode)
+        except room_tables.QueueBanned as error:
+            await self._send_queue_ban(error)
+            return
         except room_tables.RoomError as error:
             await self.send_error("cannot_sit", error.message)
             return
