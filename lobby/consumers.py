@@ -17,8 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import UTC
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC
 from typing import Any
 
 from channels.db import database_sync_to_async

@@ -73,7 +73,8 @@ def test_three_games_left_in_a_day_keep_the_member_out_of_the_queues_until_the_b
     services.join_queue(user=bob, mode="duel-block")  # the other player is not touched
     # The ranked page says why and until when, in English and in French.
     page = logged_in(alice).get("/ranked/").content.decode()
-    assert "data-queue-ban" in page and "You left 3 games in the last 24 hours" in page
+    assert "data-queue-ban" in page
+    assert "You left 3 games in the last 24 hours" in page
     french = logged_in(alice, "fr").get("/ranked/").content.decode()
     assert "Vous avez quitté 3 parties ces dernières 24 heures" in french
     assert "data-queue-ban" not in logged_in(bob).get("/ranked/").content.decode()
@@ -94,7 +95,8 @@ def test_a_fourth_game_left_in_the_day_bans_for_an_hour(make_member, commit) -> 
         leave_games(alice, bob, 4)
     fourth = Abandonment.objects.filter(user=alice).latest("at").at
     ban = account_selectors.queue_ban(alice.pk)
-    assert ban is not None and (ban.until, ban.abandoned_recently) == (fourth + timedelta(hours=1), 4)
+    assert ban is not None
+    assert (ban.until, ban.abandoned_recently) == (fourth + timedelta(hours=1), 4)
 
 
 @pytest.mark.django_db
@@ -121,7 +123,8 @@ def test_letting_the_clock_play_three_turns_in_a_row_counts_as_leaving(make_memb
     while timed_out < 3:
         game.refresh_from_db()
         state = game_selectors.game_state(game)
-        assert state is not None and not state.game_over
+        assert state is not None
+        assert not state.game_over
         if state.to_move is None:
             game_services.start_next_round(game_id=game.pk, seat=None, expected_seq=game.seq)
         elif state.to_move == 0:
