@@ -1,16 +1,30 @@
-"""Admin of the member data: profiles, ratings, friendships, rated games."""
+"""Admin of the member data: profiles, games left, ratings, friendships, rated games."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
+from accounts.models import Abandonment, Friendship, Profile, RatedGame, Rating, RatingChange
 
 
 @admin.register(Profile)
 class ProfileAdmin(admin.ModelAdmin):
     list_display = ("user", "abandoned", "created_at")
     search_fields = ("user__username",)
+
+
+@admin.register(Abandonment)
+class AbandonmentAdmin(admin.ModelAdmin):
+    """Games left (docs/moderation.md, "Fair conduct"): read only; deleting a
+    row lifts the queue ban it brought."""
+
+    list_display = ("user", "game", "seat", "kind", "at")
+    list_filter = ("kind",)
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "game", "seat", "kind", "at")
+
+    def has_add_permission(self, request, obj=None) -> bool:  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(Rating)
@@ -25,7 +39,6 @@ class FriendshipAdmin(admin.ModelAdmin):
     list_display = ("from_user", "to_user", "accepted", "created_at", "accepted_at")
     list_filter = ("accepted",)
     search_fields = ("from_user__username", "to_user__username")
-
 
 
 class RatingChangeInline(admin.TabularInline):

@@ -179,3 +179,30 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return ratings.display_rating(self.mu_after) - ratings.display_rating(self.mu_before)
+
+
+class Abandonment(models.Model):
+    """A game a member left (fair conduct, docs/moderation.md): the clock ended
+    it while they were away, a computer was still standing in for them at its
+    end, or the server played several of their turns in a row. One per game
+    and seat; the queue ban (accounts.conduct) is worked out from their times."""
+
+    class Kind(models.TextChoices):
+        LEFT = "left", _("left the game")
+        STAND_IN = "stand_in", _("a computer played for them to the end")
+        TIMEOUTS = "timeouts", _("let the clock run out turn after turn")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="abandonments")
+    seat = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("abandoned game")
+        verbose_name_plural = _("abandoned games")
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="one_abandonment_per_seat")]
+        indexes = [models.Index(fields=["user", "at"], name="abandonment_by_member")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} left game {self.game_id} (seat {self.seat})"

@@ -16,10 +16,10 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import ratings
+from accounts import conduct, ratings
 from accounts.hooks import export_parts
-from accounts.models import Friendship, Profile, Rating, RatingChange, RatingFigures
-from games.models import GameReview, Move, Seat, Table
+from accounts.models import Abandonment, Friendship, Profile, Rating, RatingChange, RatingFigures
+from games.models import Game, GameReview, Move, Seat, Table
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import seat_names
 
@@ -67,6 +67,55 @@ def profile_of(user: User) -> Profile:
     """The member's profile (every member has one from sign-up; a blank one,
     not saved, for an account made before profiles existed)."""
     return Profile.objects.filter(user=user).first() or Profile(user=user)
+
+
+@dataclass(frozen=True)
+class QueueBan:
+    """A member kept out of the queues for leaving games (accounts.conduct):
+    until when, and how many games they left within the window."""
+
+    until: datetime
+    abandoned_recently: int
+
+
+def queue_ban(user_id: int, *, now: datetime | None = None) -> QueueBan | None:
+    """The ban that keeps the member out of the queues now, or None."""
+    now = now or timezone.now()
+    # Only the abandonments that can still bring a ban running now matter.
+    since = now - conduct.WINDOW - conduct.BANS[-1]
+    times = list(Abandonment.objects.filter(user_id=user_id, at__gt=since).values_list("at", flat=True))
+    until = conduct.banned_until(times)
+    if until is None or until <= now:
+        return None
+    return QueueBan(until=until, abandoned_recently=sum(1 for at in times if now - at < conduct.WINDOW))
+
+
+@dataclass(frozen=True)
+class Completion:
+    """How many of the member's finished games with other people they played
+    to the end (not left), of how many they started."""
+
+    started: int
+    finished: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.finished / self.started) if self.started else 100
+
+
+def completion(user: User) -> Completion:
+    """The member's games with other people that ended (a game that ended
+    before any tile beyond the opening is not counted), and those they did
+    not leave (accounts.models.Abandonment)."""
+    games = (
+        Game.objects.filter(table__seats__user=user, finished_at__isnull=False)
+        .exclude(table__kind=Table.Kind.COMPUTER)
+        .exclude(result__aborted=True)
+        .distinct()
+    )
+    started = games.count()
+    left = Abandonment.objects.filter(user=user, game__in=games).values("game").distinct().count()
+    return Completion(started=started, finished=started - left)
 
 
 def display_rating_of(user: User, mode: str) -> float:
@@ -254,6 +303,11 @@ def member_data(user: User) -> dict[str, Any]:
         "profile": {
             "created_at": profile.created_at,
             "games_abandoned": profile.abandoned,
+            # Each game left, with when (the queue ban is worked out from them).
+            "abandonments": [
+                {"game": row.game_id, "seat": row.seat, "kind": row.kind, "at": row.at}
+                for row in Abandonment.objects.filter(user=user).order_by("at")
+            ],
             "preferences": {
                 "language": profile.language,
                 "sounds": profile.sounds,

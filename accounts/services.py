@@ -4,6 +4,7 @@ ratings, closing an account."""
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -17,9 +18,9 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import ratings, selectors
+from accounts import conduct, ratings, selectors
 from accounts.hooks import account_closing
-from accounts.models import Friendship, Profile, RatedGame, Rating, RatingChange
+from accounts.models import Abandonment, Friendship, Profile, RatedGame, Rating, RatingChange
 from games.live import broadcast
 from games.models import Game, Seat, StandIn, Table
 from games.play import selectors as game_selectors
@@ -274,23 +275,65 @@ def rate_missed_games(*, limit: int = 50) -> int:
     for game_id, table_id in list(missed):
         if rate_finished_game(game_id=game_id) is not None:
             rated += 1
-        count_stand_ins_as_abandoned(table_id=table_id)
+        count_abandonments_at_end(table_id=table_id)
     return rated
 
 
-def record_abandonment(*, user_id: int) -> None:
-    """Count a ranked game lost by leaving it against the leaver."""
-    profile, _created = Profile.objects.get_or_create(user_id=user_id)
-    Profile.objects.filter(pk=profile.pk).update(abandoned=F("abandoned") + 1)
+def record_abandonment(
+    *, user_id: int, game_id: int, seat: int, kind: str = Abandonment.Kind.LEFT, at: datetime | None = None
+) -> bool:
+    """Count a game left by a member against them (one per game and seat:
+    counted again, it is not counted twice); returns whether it was new.
+    Their queue ban follows from these (accounts.conduct, selectors.queue_ban)."""
+    try:
+        with transaction.atomic():
+            _row, created = Abandonment.objects.get_or_create(
+                game_id=game_id,
+                seat=seat,
+                defaults={"user_id": user_id, "kind": kind, "at": at or timezone.now()},
+            )
+    except IntegrityError:  # counted meanwhile by another process
+        return False
+    if created:
+        profile, _created = Profile.objects.get_or_create(user_id=user_id)
+        Profile.objects.filter(pk=profile.pk).update(abandoned=F("abandoned") + 1)
+    return created
 
 
 def count_stand_ins_as_abandoned(*, table_id: int) -> int:
     """At the end of a game, count an abandoned game against each member a
     computer was still standing in for (the table forgets its stand-ins)."""
-    members = close_stand_ins(table_id=table_id)
-    for user_id in members:
-        record_abandonment(user_id=user_id)
-    return len(members)
+    game_id = Game.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    seats = close_stand_ins(table_id=table_id)
+    if game_id is None:
+        return 0
+    return sum(
+        record_abandonment(user_id=user_id, game_id=game_id, seat=seat, kind=Abandonment.Kind.STAND_IN)
+        for seat, user_id in seats
+    )
+
+
+def count_timeouts_as_abandoned(*, table_id: int) -> int:
+    """At the end of a game, count an abandoned game against each member whose
+    clock ran out ``conduct.TIMEOUTS_IN_A_ROW`` turns in a row (the server
+    played them). A game against the computer has no clock: never counted."""
+    game = Game.objects.filter(table_id=table_id).exclude(table__kind=Table.Kind.COMPUTER).first()
+    if game is None:
+        return 0
+    moves = [(seat, str((payload or {}).get("by", ""))) for seat, payload in game.moves.values_list("seat", "payload")]
+    counted = 0
+    for seat, user_id in Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("number", "user_id"):
+        if conduct.longest_server_streak(moves, seat) >= conduct.TIMEOUTS_IN_A_ROW:
+            counted += record_abandonment(
+                user_id=user_id, game_id=game.pk, seat=seat, kind=Abandonment.Kind.TIMEOUTS
+            )
+    return counted
+
+
+def count_abandonments_at_end(*, table_id: int) -> int:
+    """The abandoned games a finished game shows: the stand-ins still playing,
+    then the clocks run out turn after turn (one per seat at most)."""
+    return count_stand_ins_as_abandoned(table_id=table_id) + count_timeouts_as_abandoned(table_id=table_id)
 
 
 def rating_changes(record: RatedGame) -> list[dict[str, Any]]:

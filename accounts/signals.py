@@ -69,7 +69,7 @@ def rate_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
         services.announce_rating_changes(record=record)
     # After the rating, which ranks the members they stood in for last.
     try:
-        services.count_stand_ins_as_abandoned(table_id=table.pk)
+        services.count_abandonments_at_end(table_id=table.pk)
     except Exception:
         logger.exception("closing the stand-ins of table %s failed", table.pk)
 
@@ -77,8 +77,10 @@ def rate_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> None:
 @receiver(seat_abandoned)
 def count_abandonment(sender: Any, table_id: int, seat: int, user_id: int | None, **_kwargs: Any) -> None:
     # Inside the transaction that ended the game: counted with it, or not at all.
-    if user_id is not None:
-        services.record_abandonment(user_id=user_id)
+    game_id = Game.objects.filter(table_id=table_id).values_list("pk", flat=True).first()
+    if user_id is not None and game_id is not None:
+        services.record_abandonment(user_id=user_id, game_id=game_id, seat=seat)
+
 
 
 @receiver(table_page_panels, dispatch_uid="accounts.table_bots")

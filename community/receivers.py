@@ -58,6 +58,11 @@ def on_profile(sender: Any, *, request: HttpRequest, member: Any, **kwargs: Any)
         context["line"] = (
             ChatLine.objects.filter(pk=int(line_id), author=member).first() if line_id.isdigit() else None
         )
+        # From a name at the table (?report_table=<id>): that table, if the member sat at it.
+        table_id = request.GET.get("report_table", "")
+        context["table"] = (
+            selectors.table_of_member(table_id=int(table_id), user_id=member.pk) if table_id.isdigit() else None
+        )
     return render_to_string("community/profile_panel.html", context, request=request)
 
 

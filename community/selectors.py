@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from community.models import Block, ChatLine, ChatMute, ModerationAction, Standing
+from games.models import Table
 
 HISTORY_LINES = 30
 
@@ -97,3 +98,9 @@ def warnings_of(user_id: int, *, limit: int = 5) -> list[ModerationAction]:
     """The moderators' last warnings and timeouts of a member (shown to them)."""
     kinds = [ModerationAction.Kind.WARN, ModerationAction.Kind.CHAT_TIMEOUT]
     return list(ModerationAction.objects.filter(member_id=user_id, kind__in=kinds).order_by("-created")[:limit])
+
+
+def table_of_member(*, table_id: int, user_id: int) -> Table | None:
+    """The table ``table_id`` if the member sat at it (a report from a name at
+    the table attaches it), else None."""
+    return Table.objects.filter(pk=table_id, seats__user_id=user_id).distinct().first()

@@ -7,6 +7,7 @@ Server -> client: ``counts`` every few seconds, ``queued`` / ``left``,
 running, with ``"resume": true``),
 ``invited``, ``chips`` (a room game settled), ``error`` (``login_required``
 for guests, ``bad_mode``, ``bad_room``, ``cannot_sit``, ``in_game``,
+``queue_ban`` with ``until``: kept out for leaving games, docs/moderation.md,
 ``bad_frame``, ``rate_limited``, ``server_error``).
 Frame parsing, the rate limit and failures: games.socket.base.JsonSocket.
 """
@@ -17,6 +18,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from datetime import UTC
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -132,6 +134,8 @@ class LobbyConsumer(JsonSocket):
             entry = await database_sync_to_async(self._join)(mode)
         except services.QueueRefused as error:
             await self.send_error("bot_not_allowed", str(error))
+        except room_tables.QueueBanned as error:
+            await self._send_queue_ban(error)
             return
         await self.send_json({"type": "queued", "mode": mode, "rating": round(entry.rating)})
         # Match at once when possible; the periodic tick widens the windows later.
@@ -147,6 +151,10 @@ class LobbyConsumer(JsonSocket):
             return False
         await self.send_error("in_game", _("Finish your game first."), url=url)
         return True
+
+    async def _send_queue_ban(self, error: room_tables.QueueBanned) -> None:
+        """Fair conduct: why and until when (``until``, ISO 8601 in UTC)."""
+        await self.send_error("queue_ban", error.message, until=error.until.astimezone(UTC).isoformat())
 
     def _game_in_progress(self) -> tuple[Table | None, str]:
         table = selectors.game_in_progress(self.user_id or 0)
@@ -164,6 +172,9 @@ class LobbyConsumer(JsonSocket):
             return
         try:
             entry = await database_sync_to_async(self._join_room)(room, mode)
+        except room_tables.QueueBanned as error:
+            await self._send_queue_ban(error)
+            return
         except room_tables.RoomError as error:
             await self.send_error("cannot_sit", error.message)
             return

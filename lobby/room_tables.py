@@ -31,11 +31,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.ratings import ranks_from_scores
-from accounts.selectors import display_rating_of, is_bot
+from accounts.selectors import QueueBan, display_rating_of, is_bot, queue_ban
 from games.live import broadcast as table_broadcast
 from games.models import Game, Seat, Table
 from games.play import selectors as game_selectors
@@ -54,6 +55,34 @@ class RoomError(game_services.SeatRefused):
     """A seat that cannot be taken (message for the member); nothing changed."""
 
 
+class QueueBanned(RoomError):
+    """A member kept out of the queues (and the rooms' tables) for leaving
+    games (fair conduct, docs/moderation.md): ``until`` when."""
+
+    code = "queue_ban"
+
+    def __init__(self, ban: QueueBan) -> None:
+        super().__init__(queue_ban_message(ban), reason="queue_ban")
+        self.until = ban.until
+
+
+def queue_ban_message(ban: QueueBan) -> str:
+    """Why and until when, in the member's language and time zone."""
+    until = formats.date_format(timezone.localtime(ban.until), "DATETIME_FORMAT")
+    return ngettext(
+        "You left %(count)s game in the last 24 hours: you may not queue until %(until)s.",
+        "You left %(count)s games in the last 24 hours: you may not queue until %(until)s.",
+        ban.abandoned_recently,
+    ) % {"count": ban.abandoned_recently, "until": until}
+
+
+def check_queue_ban(*, user_id: int, now: datetime | None = None) -> None:
+    """Raise ``QueueBanned`` if the member may not queue now."""
+    ban = queue_ban(user_id, now=now)
+    if ban is not None:
+        raise QueueBanned(ban)
+
+
 KINDS = (Table.Kind.ROOM,)
 
 
@@ -62,6 +91,9 @@ KINDS = (Table.Kind.ROOM,)
 
 def refusal(*, user_id: int, room: rooms.Room) -> str:
     """Why the member cannot sit in ``room`` now ("" if they can)."""
+    ban = queue_ban(user_id)
+    if ban is not None:
+        return queue_ban_message(ban)
     wallet = ChipWallet.objects.filter(user_id=user_id).first()
     balance = wallet.balance if wallet else 0
     level = rooms.level_for(wallet.xp if wallet else 0)
@@ -83,6 +115,7 @@ def _hold_stake(*, user_id: int, room_table: RoomTable, game: Game) -> None:
     """Hold the stake of a member sitting down (inside the seating transaction)."""
     room = rooms.ROOMS[room_table.room]
     wallet = chips.wallet_for_update(user_id)
+    check_queue_ban(user_id=user_id)
     reason = refusal(user_id=user_id, room=room)
     if reason:
         raise RoomError(reason, reason="no_chips" if wallet.balance < room.stake else "level")
@@ -449,6 +482,7 @@ def join_room_queue(*, user: User, room: str, mode: str, channel_name: str = "")
         raise RoomError(_("Unknown game."), reason="bad_mode")
     if is_bot(user.pk):
         raise RoomError(_("Bot accounts do not play in the ranked queues."), reason="bot")
+    check_queue_ban(user_id=user.pk)
     reason = refusal(user_id=user.pk, room=spec)
     if reason:
         raise RoomError(reason, reason="cannot_sit")

@@ -57,10 +57,13 @@ class InvitationError(ValueError):
 
 def join_queue(*, user: User, mode: str, channel_name: str = "") -> QueueEntry:
     """Put ``user`` in the queue of ``mode`` (moving them from any other
-    queue), with their current rating in that mode."""
+    queue), with their current rating in that mode; refused with
+    ``room_tables.QueueBanned`` while they are kept out for leaving games."""
     if mode not in RANKED_MODES:
         raise ValueError(f"unknown ranked mode {mode!r}")
     refuse_bots(user)
+    # Fair conduct: a member who left games lately waits (room_tables.QueueBanned).
+    room_tables.check_queue_ban(user_id=user.pk)
     entry, _created = QueueEntry.objects.update_or_create(
         user=user,
         defaults={

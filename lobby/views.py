@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.selectors import friends_of, ratings_of
+from accounts.selectors import friends_of, queue_ban, ratings_of
 from games.fairplay import fairness
 from games.models import Table
 from games.pages.forms import preset_limits
@@ -37,8 +37,15 @@ def ranked(request: HttpRequest) -> HttpResponse:
             "current_table": selectors.live_ranked_table(request.user.pk),
             "live_tables": selectors.live_tables(limit=8),
             "standing": room_selectors.standing(request.user.pk),
+            "queue_ban": _queue_ban_message(request.user.pk),
         },
     )
+
+
+def _queue_ban_message(user_id: int) -> str:
+    """Why and until when the member may not queue ("" if they may)."""
+    ban = queue_ban(user_id)
+    return "" if ban is None else room_tables.queue_ban_message(ban)
 
 
 def live(request: HttpRequest) -> HttpResponse:

@@ -110,9 +110,13 @@ def test_missed_games_are_rated_by_the_sweep(make_member) -> None:
 
 
 def test_abandonment_is_counted_against_the_leaver(make_member) -> None:
-    alice = make_member("alice")
-    services.record_abandonment(user_id=alice.pk)
-    services.record_abandonment(user_id=alice.pk)
+    alice, bob = make_member("alice"), make_member("bob")
+    first = play_out(ranked_table([alice, bob]), seed=3)
+    second = play_out(ranked_table([bob, alice]), seed=4)
+    assert services.record_abandonment(user_id=alice.pk, game_id=first.pk, seat=0)
+    assert services.record_abandonment(user_id=alice.pk, game_id=second.pk, seat=1)
+    # One per game and seat: the same abandonment heard twice counts once.
+    assert not services.record_abandonment(user_id=alice.pk, game_id=first.pk, seat=0)
     assert Profile.objects.get(user=alice).abandoned == 2
 
 

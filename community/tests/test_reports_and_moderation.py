@@ -121,3 +121,25 @@ def test_the_replay_shows_the_players_chat_to_the_players_only(make_member) -> N
         page = viewer.get(url).content.decode()
         assert "our secret" not in page
         assert "go bob" in page
+
+
+def test_a_report_from_a_name_at_the_table_attaches_that_table_and_its_game(make_member) -> None:
+    ada, bob = make_member("ada"), make_member("bob")
+    make_member("cy")  # never at that table
+    table = ranked_table([ada, bob])
+    services.say(table_id=table.pk, game_id=table.game.pk, seat=1, user_id=bob.pk, text="you are terrible")
+    client = logged_in(ada)
+    # The table page's link on Bob's name opens his report form with the table.
+    page = client.get(f"/u/bob/?report_table={table.pk}").content.decode()
+    assert "data-report-table" in page
+    assert f'<input type="hidden" name="table" value="{table.pk}">' in page
+    french = logged_in(ada)
+    french.cookies["django_language"] = "fr"
+    assert "Signalé depuis la table" in french.get(f"/u/bob/?report_table={table.pk}").content.decode()
+    # A table the reported member never sat at is not attached.
+    assert "data-report-table" not in client.get(f"/u/cy/?report_table={table.pk}").content.decode()
+    client.post("/u/bob/report/", {"reason": "abuse", "table": str(table.pk)})
+    report = Report.objects.get()
+    assert (report.reporter, report.reported, report.table_id, report.game_id) == (ada, bob, table.pk, table.game.pk)
+    assert report.evidence["table"] == table.pk
+    assert [line["text"] for line in report.evidence["chat"]] == ["you are terrible"]

@@ -66,10 +66,10 @@ def play_for(*, game_id: int, seat: int, by: str) -> int:
     return done
 
 
-def close_stand_ins(*, table_id: int) -> list[int]:
+def close_stand_ins(*, table_id: int) -> list[tuple[int, int]]:
     """At the end of a game, forget the computers standing in for people who
-    left; returns the members they stood in for, each once per stand-in
-    (the members' app counts an abandoned game against each)."""
+    left; returns (seat, member) for each member they stood in for (the
+    members' app counts an abandoned game against each)."""
     stand_ins = list(StandIn.objects.filter(table_id=table_id))
     StandIn.objects.filter(pk__in=[s.pk for s in stand_ins]).delete()
-    return [stand_in.user_id for stand_in in stand_ins if stand_in.user_id is not None]
+    return [(stand_in.seat, stand_in.user_id) for stand_in in stand_ins if stand_in.user_id is not None]

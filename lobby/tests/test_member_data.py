@@ -37,11 +37,11 @@ def member_with_everything(make_member):
     EmailAddress.objects.create(user=alice, email="alice@example.com", verified=True, primary=True)
     Authenticator.objects.create(user=alice, type=Authenticator.Type.TOTP, data={"secret": "JBSWY3DPEHPK3PXP"})
     services.update_preferences(user=alice, zen=True, tile_faces="numbers", language="fr")
-    services.record_abandonment(user_id=alice.pk)
     # A rated ranked game (ratings and their history), with its review.
     table = ranked_table([alice, bob])
     game = play_out(table, seed=4)
     services.rate_finished_game(game_id=game.pk)
+    services.record_abandonment(user_id=alice.pk, game_id=game.pk, seat=0)
     GameReview.objects.create(
         game=game,
         status=GameReview.Status.READY,
@@ -82,6 +82,7 @@ def test_the_download_holds_every_kind_of_data_a_member_has(member_with_everythi
     assert [row["type"] for row in account["two_factor"]] == ["totp"]
     profile = data["profile"]
     assert profile["games_abandoned"] == 1
+    assert [(row["game"], row["seat"], row["kind"]) for row in profile["abandonments"]] == [(member_with_everything["ranked"].game.pk, 0, "left")]
     assert profile["preferences"]["hide_ratings_during_games"] is True
     assert profile["preferences"]["tile_faces"] == "numbers"
     assert [row["mode"] for row in data["ratings"]] == ["duel-block"]

@@ -31,6 +31,16 @@ export function reportUrl(pattern, username, id) {
 }
 
 /**
+ * A member's report page from their name at the table (the table attached).
+ * @param {string} pattern the profile URL with "USERNAME" in it
+ * @param {string} username
+ * @param {number} tableId
+ */
+export function reportPlayerUrl(pattern, username, tableId) {
+  return `${pattern.replace("USERNAME", encodeURIComponent(username))}?report_table=${tableId}#report`;
+}
+
+/**
  * Draw the lines of `state.chat` (all of them: a hundred at most).
  * @param {TableState} state
  * @param {string} me the viewer's username, "" for a guest

@@ -9,6 +9,7 @@ import {
   format, gettext, lastActionText, levelText, nameOf, ngettext, pairNames, pipsText, pointsText, reactionText,
   teamName, tileText,
 } from "./table_texts.js";
+import { reportPlayerUrl } from "./table_chat.js";
 import { renderHint } from "./table_hint.js";
 
 /** @typedef {import("./table_reduce.js").TableState} TableState */
@@ -93,6 +94,14 @@ function playerCard(state, view, seat, last, node = el("li")) {
     row.append(el("span", { class: "player-score", text: pointsText(view.scores[seat] ?? 0) }));
   }
   node.replaceChildren(name, row, el("span", { class: "player-last", text: lastActionText(last[seat]) }));
+  // Another member's name: a report link (their profile's report form, this table attached).
+  const pattern = document.getElementById("chat")?.dataset.profileUrl;
+  if (config.me && pattern && info.member && info.member !== config.me) {
+    node.append(el("a", {
+      class: "player-report small", href: reportPlayerUrl(pattern, info.member, config.tableId),
+      target: "_blank", rel: "noopener", "data-report-player": info.member, text: gettext("Report"),
+    }));
+  }
   const bubble = state.bubbles[seat];
   if (bubble && bubble.until > Date.now()) {
     node.append(el("span", { class: "reaction-bubble", "data-reaction-bubble": bubble.id, text: reactionText(bubble.id) }));

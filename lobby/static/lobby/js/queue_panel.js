@@ -75,7 +75,11 @@ export function openQueuePanel(root, { queueFrame, onOpen = () => null, onFrame 
       } else if (frame.type === "error") {
         if (frame.code === "login_required") window.location.assign(`/accounts/login/?next=${location.pathname}`);
         else if (frame.code === "in_game" && frame.url) window.location.assign(frame.url);
-        else show("error", frame.message || frame.code);
+        else {
+          // Refused: not in any queue (queue_ban says why and until when, docs/moderation.md).
+          if (frame.code === "queue_ban") { queued = ""; since = null; markQueued(); }
+          show("error", frame.message || frame.code);
+        }
       } else {
         onFrame(frame);
       }
