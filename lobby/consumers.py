@@ -134,6 +134,7 @@ class LobbyConsumer(JsonSocket):
             entry = await database_sync_to_async(self._join)(mode)
         except services.QueueRefused as error:
             await self.send_error("bot_not_allowed", str(error))
+            return
         except room_tables.QueueBanned as error:
             await self._send_queue_ban(error)
             return

@@ -189,3 +189,22 @@ async def test_the_lobby_socket_refuses_a_banned_member_with_queue_ban_and_until
         assert "you may not queue until" in refused["message"]
     assert await database_sync_to_async(QueueEntry.objects.count)() == 0
     await lobby.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_lobby_socket_refuses_a_bot_and_stays_usable() -> None:
+    """A bot account's ``queue`` frame is answered ``bot_not_allowed`` and nothing
+    else: no queue entry, no ``queued`` frame (the refusal ends the handler)."""
+    from accounts import services as account_services
+
+    robot = await member("robot")
+    await database_sync_to_async(account_services.become_bot)(user=robot)
+    lobby = await connect(robot)
+    await lobby.send_json_to({"type": "queue", "mode": "duel-block"})
+    refused = await receive_type(lobby, "error")
+    assert refused["code"] == "bot_not_allowed"
+    # Nothing follows the refusal: no ``queued``, no second error of a handler that went on.
+    assert await lobby.receive_nothing(timeout=1)
+    assert await database_sync_to_async(QueueEntry.objects.count)() == 0
+    await lobby.disconnect()
