@@ -7,7 +7,7 @@ kill it (and its children) with SIGKILL like a crashed machine would.
 
     database = create_database(postgres_url, "dominoes_stack")   # fresh, migrated
     stack = Stack(workdir, database_url=database, redis_url=claim_redis_db(redis_url))
-    a = stack.start_web("a"); b = stack.start_web("b"); stack.start_worker()
+    a, b = stack.start_webs("a", "b"); stack.start_worker()
     ...
     stack.kill("a")            # SIGKILL to the whole process group
     stack.stop_all(); drop_database(postgres_url, database)
@@ -253,6 +253,27 @@ class Stack:
         """Start a web process (``server``: "daphne" or "uvicorn", by default
         ``STACK_SERVER`` or the production server, ``WEB_SERVER``) serving
         ``app`` and wait until /healthz answers; returns its base URL."""
+        managed = self._spawn_web(name, port=port, server=server, app=app, **env)
+        self._wait_healthy(managed)
+        return managed.url
+
+    def start_webs(self, *names: str, **env: str) -> list[str]:
+        """Start several web processes as ``start_web`` does, all at once (they
+        load at the same time), and wait until each answers; their base URLs."""
+        started = [self._spawn_web(name, **env) for name in names]
+        for managed in started:
+            self._wait_healthy(managed)
+        return [managed.url for managed in started]
+
+    def _spawn_web(
+        self,
+        name: str,
+        *,
+        port: int | None = None,
+        server: str = "",
+        app: str = "config.asgi:application",
+        **env: str,
+    ) -> Managed:
         server = server or os.environ.get("STACK_SERVER") or WEB_SERVER
         port = port or free_port()
         if server == "daphne":
@@ -292,13 +313,13 @@ class Stack:
             ]
         else:
             raise ValueError(server)
-        url = f"http://127.0.0.1:{port}"
-        managed = self._spawn(name, "web", argv, self.env(**env), url)
+        return self._spawn(name, "web", argv, self.env(**env), f"http://127.0.0.1:{port}")
+
+    def _wait_healthy(self, managed: Managed) -> None:
         try:
-            wait_until_healthy(url + "/healthz", timeout=60, process=managed.process)
+            wait_until_healthy(managed.url + "/healthz", timeout=60, process=managed.process)
         except Exception as error:
-            raise RuntimeError(f"{name} did not start: {error}\n{managed.log()[-4000:]}") from None
-        return url
+            raise RuntimeError(f"{managed.name} did not start: {error}\n{managed.log()[-4000:]}") from None
 
     def start_worker(
         self,
@@ -396,8 +417,18 @@ class Stack:
         self.kill(name)
 
     def stop_all(self) -> None:
+        """Every process stopped as ``stop`` stops one, all at once: SIGTERM to
+        each, up to 15 s for them all, then SIGKILL to every process group."""
+        running = [managed for managed in self.processes.values() if managed.alive()]
+        for managed in running:
+            with contextlib.suppress(ProcessLookupError):
+                managed.process.terminate()
+        deadline = time.monotonic() + 15
+        for managed in running:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                managed.process.wait(timeout=max(0.0, deadline - time.monotonic()))
         for name in list(self.processes):
-            self.stop(name)
+            self.kill(name)
 
     def logs(self) -> str:
         """Every process's log tail, for failure messages."""
