@@ -22,6 +22,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -221,6 +222,8 @@ class Stack:
     redis_url: str
     env_overrides: dict[str, str] = field(default_factory=dict)
     processes: dict[str, Managed] = field(default_factory=dict)
+    _snippets: subprocess.Popen | None = field(default=None, init=False, repr=False)
+    _snippets_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def env(self, **overrides: str) -> dict[str, str]:
         return django_env(
@@ -429,6 +432,7 @@ class Stack:
                 managed.process.wait(timeout=max(0.0, deadline - time.monotonic()))
         for name in list(self.processes):
             self.kill(name)
+        self._stop_snippets()
 
     def logs(self) -> str:
         """Every process's log tail, for failure messages."""
@@ -438,7 +442,61 @@ class Stack:
 
     def django(self, code: str, **env: str) -> object:
         """Run Python ``code`` with Django set up on the stack's database and
-        Redis; the code assigns ``result``, returned as JSON."""
+        Redis, in a new process (forked from the stack's snippet runner,
+        tests/support/snippets.py, or with ``env`` overrides started anew);
+        the code assigns ``result``, returned as JSON."""
+        if env:
+            return self._django_process(code, env)
+        with self._snippets_lock:
+            if self._snippets is None or self._snippets.poll() is not None:
+                self._snippets = self._spawn_snippets()
+            runner = self._snippets
+            assert runner.stdin is not None
+            assert runner.stdout is not None
+            try:
+                runner.stdin.write(json.dumps({"code": code}) + "\n")
+                runner.stdin.flush()
+                line = runner.stdout.readline()
+            except OSError:
+                line = ""
+        if not line:
+            log = (self.workdir / "snippets.log").read_text(errors="replace")
+            raise RuntimeError(f"the snippet runner ended:\n{log[-4000:]}")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"django snippet failed:\n{answer['output']}\n{answer['error']}")
+        return answer["result"]
+
+    def _spawn_snippets(self) -> subprocess.Popen:
+        with (self.workdir / "snippets.log").open("ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.support.snippets"],
+                cwd=ROOT,
+                env=self.env(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+                start_new_session=True,
+            )
+
+    def _stop_snippets(self) -> None:
+        with self._snippets_lock:
+            runner, self._snippets = self._snippets, None
+        if runner is None:
+            return
+        if runner.stdin is not None:
+            with contextlib.suppress(OSError):
+                runner.stdin.close()
+        try:
+            runner.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            runner.wait()
+        if runner.stdout is not None:
+            runner.stdout.close()
+
+    def _django_process(self, code: str, env: dict[str, str]) -> object:
         script = (
             "import django, json\ndjango.setup()\nresult = None\n"
             + code
