@@ -18,8 +18,11 @@ PG_URL=${TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 RD_URL=${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}
 PASS2_DATABASE=${TEST_DATABASE_NAME:-dominoes}
 PASS2_REDIS_DB=${TEST_REDIS_DB:-1}
-WORKERS=${TEST_WORKERS:-4}
-WORKERS_PG=${TEST_WORKERS_PG:-2}
+CORES=$(nproc 2>/dev/null || echo 2)
+# Pass 1: a worker for each lane (the stack, the browser), whose tests mostly
+# wait on their processes, and one per core for the rest; pass 2: one per core.
+WORKERS=${TEST_WORKERS:-$((CORES + 2))}
+WORKERS_PG=${TEST_WORKERS_PG:-$CORES}
 
 distributed() {
   if [ "$1" = "0" ]; then echo "-n 0"; else echo "-n $1 --dist loadgroup"; fi
@@ -49,13 +52,14 @@ trap 'exit 130' INT TERM
 
 started=$(date +%s)
 if problems=$(services_answer); then
-  # tests/stack and the other stack tests start their own processes on their
-  # own database and Redis db in pass 1 already, and Chromium drives the
-  # embedded site there: running them again here would test nothing new.
+  # The stack tests start their own processes on their own database and
+  # Redis db in pass 1 already, Chromium drives the embedded site there, and
+  # the one_pass tests use neither this process's database nor its Redis:
+  # running them again here would test nothing new.
   pass2_log=$(mktemp)
   # shellcheck disable=SC2046
   DATABASE_URL="${PG_URL%/*}/$PASS2_DATABASE" REDIS_URL="${RD_URL%/*}/$PASS2_REDIS_DB" \
-    "$PY" -m pytest $(distributed "$WORKERS_PG") -m "not pure and not browser and not stack" "$@" \
+    "$PY" -m pytest $(distributed "$WORKERS_PG") -m "not pure and not browser and not stack and not one_pass" "$@" \
     >"$pass2_log" 2>&1 &
   pass2_pid=$!
   pass2_skipped=""
