@@ -1,15 +1,16 @@
 """Django snippets of the stack tests (``Stack.django``), each run in a new
 process forked from this one.
 
-A snippet used to start a Python process of its own: about a second of CPU
-to import Django and set it up, several seconds on a loaded machine, dozens
-of times per run of the stack tests. This process, started with the stack's
-environment, sets Django up once and forks a child per snippet. The child
-starts from the state of a new process right after ``django.setup()``: no
-connection open and no thread but the main one (checked before each fork),
-nothing left by an earlier snippet, its own random state. It runs
-the code, which assigns ``result``, and sends back that result as JSON, or
-the error with what the code printed.
+A snippet used to start a Python process of its own: most of a second of
+CPU to import Django and set it up, several seconds on a loaded machine,
+dozens of times per run of the stack tests. This process, started with the
+stack's environment, sets Django up once and forks a child per snippet. The
+child starts from the state of a new process right after ``django.setup()``:
+no connection open and no thread but the main one (checked before each
+fork), nothing left by an earlier snippet, its own random state (Python
+reseeds ``random`` in a forked child). It runs the code, which assigns
+``result``, and sends back that result as JSON, or the error with what the
+code printed.
 
 One JSON object a line: the test writes ``{"code": ...}`` on this process's
 standard input; this process answers ``{"result": ...}`` or ``{"error": ...,
@@ -25,7 +26,6 @@ import contextlib
 import io
 import json
 import os
-import random
 import select
 import signal
 import sys
@@ -48,7 +48,6 @@ def _fresh(django_connections: Any) -> str | None:
 
 
 def _child(code: str, answer_fd: int) -> None:
-    random.seed()
     output = io.StringIO()
     namespace: dict[str, Any] = {"__name__": "__main__"}
     try:
