@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench worker beat stack lint migrate check-migrations messages install js-install build-core
+.PHONY: run test test-fast bench worker beat stack lint migrate check-migrations messages install js-install build-core
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed ($(PYTHON) not found)"; exit 1; }
@@ -39,9 +39,15 @@ run: migrate
 	@echo "Dominoes club on http://127.0.0.1:$(PORT)/"
 	$(PY) -m daphne -b 127.0.0.1 -p $(PORT) config.asgi:application
 
-## Every test: embedded defaults first, then the Django suite on PostgreSQL + Redis.
+## Every test: the embedded defaults and, beside them, the Django suite on
+## PostgreSQL + Redis, each pass spread over worker processes (scripts/test.sh).
 test: install
 	bash scripts/test.sh
+
+## The quick loop: every test but the browser and stack tests, on the embedded
+## defaults, over as many workers as cores (TEST_WORKERS=N for another count).
+test-fast: install
+	env -u DATABASE_URL -u REDIS_URL $(PY) -m pytest -n $${TEST_WORKERS:-auto} -m "not browser and not stack"
 
 ## Every benchmark, printing numbers.
 bench: install

@@ -17,11 +17,12 @@ from typing import Any, NoReturn
 
 import pytest
 
-from tests.support import services
+from tests.support import lanes, services
 from tests.support.site import SiteServer, start_site
 
 ROOT = Path(__file__).resolve().parent
 PURE_DIRS = (ROOT / "games" / "tests" / "engine", ROOT / "games" / "tests" / "ai")
+STACK_DIR = ROOT / "tests" / "stack"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -38,10 +39,33 @@ def _compiled_core(request: pytest.FixtureRequest) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the plain-Python tests ``pure`` and the tests of tests/stack ``stack``,
+    and refuses a ``stack`` or ``browser`` test outside its lane's files (or a
+    test in them without the marker): the parallel run (tests/support/lanes.py)
+    knows the lanes by file."""
+    misplaced = []
     for item in items:
         path = Path(str(item.path))
         if any(directory in path.parents for directory in PURE_DIRS):
             item.add_marker(pytest.mark.pure)
+        if STACK_DIR in path.parents:
+            item.add_marker(pytest.mark.stack)
+        marked = next((name for name in ("stack", "browser") if item.get_closest_marker(name)), None)
+        if marked != lanes.lane_of(item.nodeid):
+            misplaced.append(f"{item.nodeid}: marked {marked or 'neither stack nor browser'}")
+    if misplaced:
+        raise pytest.UsageError(
+            "a stack test belongs in tests/stack or tests/support/lanes.py's STACK_FILES, a browser test in"
+            " a test_browser_*.py file, and only they:\n" + "\n".join(misplaced)
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadgroup``: the stack tests on one worker, the browser tests on another."""
+    if config.getvalue("dist") == "loadgroup":
+        return lanes.LaneScheduling(config, log)
+    return None
 
 
 @pytest.fixture(autouse=True)

@@ -92,6 +92,7 @@ def test_the_project_has_french_catalogues() -> None:
         assert f"{app}/fr/LC_MESSAGES/djangojs.po" in names
 
 
+@pytest.mark.one_pass
 @pytest.mark.usefixtures("gettext_tools")
 def test_make_messages_finds_every_text_translated_in_its_apps_catalogue(tmp_path: Path) -> None:
     """``make messages`` run on the sources changes no translation: every text

@@ -18,7 +18,7 @@ import pytest
 
 from tests.support.site import ROOT, free_port, site_env, wait_until_healthy
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.slow, pytest.mark.one_pass, pytest.mark.timeout(120)]
 
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken"\s+value="([^"]+)"')
 TOO_MANY = "Too many failed login attempts"

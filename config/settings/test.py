@@ -1,6 +1,9 @@
 """Tests: fast hashing, no pause before computer moves, in-process tasks
 unless a test starts a real worker."""
 
+import os
+
+from .base import CACHES, CHANNEL_LAYERS, REDIS_URL
 from .local import *
 
 DEBUG = False
@@ -22,3 +25,14 @@ PRESENCE_KEEPER = False
 # No loading of the computer players' compiled core when config.asgi is imported
 # or a worker starts in the test process (the root conftest loads it once per session).
 AI_CORE_AT_START = False
+
+# Test processes may share one Redis at once (pytest-xdist's workers, the two
+# passes of scripts/test.sh, other checkouts of the project): each one names
+# its channel-layer groups and channels and its cache keys apart (Redis's
+# pub/sub channels are seen from every database number), and empties only
+# its own keys (tests.support.cache).
+if REDIS_URL:
+    TEST_PROCESS_PREFIX = f"test{os.getpid()}"
+    for _layer in CHANNEL_LAYERS.values():
+        _layer["CONFIG"]["prefix"] = TEST_PROCESS_PREFIX
+    CACHES["default"].update(BACKEND="tests.support.cache.OwnKeysRedisCache", KEY_PREFIX=TEST_PROCESS_PREFIX)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.stack import Stack, fresh_stack
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.services, pytest.mark.stack, pytest.mark.slow, pytest.mark.timeout(240)]
 
 CHECK = """
 from games.engine import dump_state

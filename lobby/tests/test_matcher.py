@@ -46,6 +46,7 @@ def check_each_player_seated_once(mode: str, seats: list[tuple[int, int]], user_
     assert len(per_table) == len(user_ids) // size
 
 
+@pytest.mark.one_pass
 @pytest.mark.parametrize("mode", ["duel-block", "four"])
 def test_concurrent_joins_seat_each_player_once_on_a_sqlite_file(tmp_path, mode: str) -> None:
     env = {key: value for key, value in os.environ.items() if key not in {"DATABASE_URL", "REDIS_URL"}}

@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect
 from tests.support.players import Guest
 from tests.support.stack import Stack, fresh_stack
 
-pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.services, pytest.mark.stack, pytest.mark.slow, pytest.mark.timeout(300)]
 
 
 def sign_up(base: str, username: str) -> Guest:
@@ -52,7 +52,7 @@ def stack(postgres_url: str, redis_url: str, tmp_path: Path):
 
 
 def test_members_on_two_processes_are_matched_by_the_periodic_matcher(stack: Stack) -> None:
-    a, b = stack.start_web("a"), stack.start_web("b")
+    a, b = stack.start_webs("a", "b")
     stack.start_worker("worker")
     # The lobby tick has its own queue and worker (Procfile "periodic").
     stack.start_worker("periodic", queues="periodic")

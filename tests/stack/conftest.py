@@ -67,8 +67,7 @@ def stack(stack_database: str, stack_redis: str, tmp_path_factory: pytest.TempPa
         },
     )
     with guarded(running):
-        running.start_web("a")
-        running.start_web("b")
+        running.start_webs("a", "b")
         running.start_worker("worker")
         for name in ("a", "b", "worker"):
             assert_core_loaded(running, name)

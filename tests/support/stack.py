@@ -7,7 +7,7 @@ kill it (and its children) with SIGKILL like a crashed machine would.
 
     database = create_database(postgres_url, "dominoes_stack")   # fresh, migrated
     stack = Stack(workdir, database_url=database, redis_url=claim_redis_db(redis_url))
-    a = stack.start_web("a"); b = stack.start_web("b"); stack.start_worker()
+    a, b = stack.start_webs("a", "b"); stack.start_worker()
     ...
     stack.kill("a")            # SIGKILL to the whole process group
     stack.stop_all(); drop_database(postgres_url, database)
@@ -22,6 +22,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -221,6 +222,8 @@ class Stack:
     redis_url: str
     env_overrides: dict[str, str] = field(default_factory=dict)
     processes: dict[str, Managed] = field(default_factory=dict)
+    _snippets: subprocess.Popen | None = field(default=None, init=False, repr=False)
+    _snippets_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     def env(self, **overrides: str) -> dict[str, str]:
         return django_env(
@@ -253,6 +256,27 @@ class Stack:
         """Start a web process (``server``: "daphne" or "uvicorn", by default
         ``STACK_SERVER`` or the production server, ``WEB_SERVER``) serving
         ``app`` and wait until /healthz answers; returns its base URL."""
+        managed = self._spawn_web(name, port=port, server=server, app=app, **env)
+        self._wait_healthy(managed)
+        return managed.url
+
+    def start_webs(self, *names: str, **env: str) -> list[str]:
+        """Start several web processes as ``start_web`` does, all at once (they
+        load at the same time), and wait until each answers; their base URLs."""
+        started = [self._spawn_web(name, **env) for name in names]
+        for managed in started:
+            self._wait_healthy(managed)
+        return [managed.url for managed in started]
+
+    def _spawn_web(
+        self,
+        name: str,
+        *,
+        port: int | None = None,
+        server: str = "",
+        app: str = "config.asgi:application",
+        **env: str,
+    ) -> Managed:
         server = server or os.environ.get("STACK_SERVER") or WEB_SERVER
         port = port or free_port()
         if server == "daphne":
@@ -292,13 +316,13 @@ class Stack:
             ]
         else:
             raise ValueError(server)
-        url = f"http://127.0.0.1:{port}"
-        managed = self._spawn(name, "web", argv, self.env(**env), url)
+        return self._spawn(name, "web", argv, self.env(**env), f"http://127.0.0.1:{port}")
+
+    def _wait_healthy(self, managed: Managed) -> None:
         try:
-            wait_until_healthy(url + "/healthz", timeout=60, process=managed.process)
+            wait_until_healthy(managed.url + "/healthz", timeout=60, process=managed.process)
         except Exception as error:
-            raise RuntimeError(f"{name} did not start: {error}\n{managed.log()[-4000:]}") from None
-        return url
+            raise RuntimeError(f"{managed.name} did not start: {error}\n{managed.log()[-4000:]}") from None
 
     def start_worker(
         self,
@@ -396,8 +420,19 @@ class Stack:
         self.kill(name)
 
     def stop_all(self) -> None:
+        """Every process stopped as ``stop`` stops one, all at once: SIGTERM to
+        each, up to 15 s for them all, then SIGKILL to every process group."""
+        running = [managed for managed in self.processes.values() if managed.alive()]
+        for managed in running:
+            with contextlib.suppress(ProcessLookupError):
+                managed.process.terminate()
+        deadline = time.monotonic() + 15
+        for managed in running:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                managed.process.wait(timeout=max(0.0, deadline - time.monotonic()))
         for name in list(self.processes):
-            self.stop(name)
+            self.kill(name)
+        self._stop_snippets()
 
     def logs(self) -> str:
         """Every process's log tail, for failure messages."""
@@ -407,7 +442,61 @@ class Stack:
 
     def django(self, code: str, **env: str) -> object:
         """Run Python ``code`` with Django set up on the stack's database and
-        Redis; the code assigns ``result``, returned as JSON."""
+        Redis, in a new process (forked from the stack's snippet runner,
+        tests/support/snippets.py, or with ``env`` overrides started anew);
+        the code assigns ``result``, returned as JSON."""
+        if env:
+            return self._django_process(code, env)
+        with self._snippets_lock:
+            if self._snippets is None or self._snippets.poll() is not None:
+                self._snippets = self._spawn_snippets()
+            runner = self._snippets
+            assert runner.stdin is not None
+            assert runner.stdout is not None
+            try:
+                runner.stdin.write(json.dumps({"code": code}) + "\n")
+                runner.stdin.flush()
+                line = runner.stdout.readline()
+            except OSError:
+                line = ""
+        if not line:
+            log = (self.workdir / "snippets.log").read_text(errors="replace")
+            raise RuntimeError(f"the snippet runner ended:\n{log[-4000:]}")
+        answer = json.loads(line)
+        if "error" in answer:
+            raise RuntimeError(f"django snippet failed:\n{answer['output']}\n{answer['error']}")
+        return answer["result"]
+
+    def _spawn_snippets(self) -> subprocess.Popen:
+        with (self.workdir / "snippets.log").open("ab") as log:
+            return subprocess.Popen(
+                [sys.executable, "-m", "tests.support.snippets"],
+                cwd=ROOT,
+                env=self.env(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=log,
+                text=True,
+                start_new_session=True,
+            )
+
+    def _stop_snippets(self) -> None:
+        with self._snippets_lock:
+            runner, self._snippets = self._snippets, None
+        if runner is None:
+            return
+        if runner.stdin is not None:
+            with contextlib.suppress(OSError):
+                runner.stdin.close()
+        try:
+            runner.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            runner.kill()
+            runner.wait()
+        if runner.stdout is not None:
+            runner.stdout.close()
+
+    def _django_process(self, code: str, env: dict[str, str]) -> object:
         script = (
             "import django, json\ndjango.setup()\nresult = None\n"
             + code
