@@ -38,6 +38,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "member": member,
             "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
+            "rating_histories": selectors.rating_histories(member),
             "recent_games": selectors.recent_games(member, viewer=request.user),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,
