@@ -49,11 +49,14 @@ for n in range(2):
     game = play_past_the_opening(ranked_table([alice, bob]))
     game_services.resign(game_id=game.pk, seat=n)
     account_services.rate_finished_game(game_id=game.pk)
-seqs = list(Move.objects.filter(game=first, seat=0, kind="play").order_by("seq").values_list("seq", flat=True)[:3])
+# Three tiles laid (a round lasts at least seven): the decisions the stored review is of.
+plays = list(Move.objects.filter(game=first, kind="play").order_by("seq").values_list("seq", "seat")[:3])
+assert len(plays) == 3, plays
+seqs = [seq for seq, _seat in plays]
 moves = [
-    {{"seq": seq, "seat": 0, "round": 1, "played": {{"type": "pass"}}, "best": {{"type": "pass"}}, "agrees": cost == 0,
+    {{"seq": seq, "seat": seat, "round": 1, "played": {{"type": "pass"}}, "best": {{"type": "pass"}}, "agrees": cost == 0,
      "cost": cost, "mistake": cost >= 2, "options": []}}
-    for seq, cost in zip(seqs, (0.0, 5.5, 1.0))
+    for (seq, seat), cost in zip(plays, (0.0, 5.5, 1.0))
 ]
 GameReview.objects.update_or_create(game=first, defaults={{
     "status": GameReview.Status.READY, "data": {{"moves": moves, "biggest": [seqs[1]], "summary": {{}}}}}})

@@ -75,4 +75,5 @@ def test_the_profile_draws_each_played_mode_with_a_text_alternative(make_member,
     assert len(data["series"][0]["values"]) == 2
     assert html.count("data-rating-chart=") == 1  # only the mode played
     assert caption in html
-    assert "vendor/uplot/uPlot.iife.min.js" in html and "js/charts.js" in html
+    assert "vendor/uplot/uPlot.iife.min.js" in html
+    assert "js/charts.js" in html

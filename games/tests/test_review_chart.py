@@ -13,8 +13,8 @@ from django.test import Client
 
 from games.coach import review_page
 from games.models import GameReview, Move
-from games.tests.test_review import finished_computer_game
 from games.tests.test_fairness import new_session_key
+from games.tests.test_review import finished_computer_game
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
 

@@ -6,9 +6,9 @@ the next puzzle, the daily puzzle on the home page, the JSON and the CSV."""
 from __future__ import annotations
 
 import csv
-import json
 import datetime as dt
 import io
+import json
 
 import pytest
 from django.core.management import call_command
