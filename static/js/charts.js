@@ -67,13 +67,24 @@ function draw(figure, box, data) {
   const uPlot = window.uPlot;
   if (!uPlot) return;
   const lang = document.documentElement.lang || "en";
-  const dates = new Intl.DateTimeFormat(lang, { day: "numeric", month: "short" });
   const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+  // Dates; hours when the chart spans less than two days, seconds too under an hour.
+  const span = data.x.length > 1 ? data.x[data.x.length - 1] - data.x[0] : 0;
+  /** @type {Intl.DateTimeFormatOptions} */
+  const when = span >= 2 * 86400
+    ? { day: "numeric", month: "short" }
+    : span >= 3600
+      ? { hour: "2-digit", minute: "2-digit" }
+      : { hour: "2-digit", minute: "2-digit", second: "2-digit" };
+  const dates = new Intl.DateTimeFormat(lang, when);
   const ink = style();
   const width = Math.max(240, box.clientWidth || figure.clientWidth || 320);
   const height = width < 500 ? 180 : 240;
+  // Whole numbers (moves, ratings, chips, levels) get whole ticks.
+  const whole = data.series.every((item) => item.values.every((v) => v === null || Number.isInteger(v)));
+  const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
   /** @type {uPlot.Series[]} */
-  const series = [{}];
+  const series = [{ label: data.x_label }];
   data.series.forEach((item, index) => {
     const colour = item.points ? MARK : COLOURS[index % COLOURS.length];
     series.push({
@@ -87,21 +98,33 @@ function draw(figure, box, data) {
         : { show: true, size: 6, stroke: colour, fill: colour },
     });
   });
+  // The unit, above the picture and level (a rotated axis label is cut short on a phone).
+  const unit = document.createElement("p");
+  unit.className = "chart-unit muted small";
+  unit.textContent = data.y_label;
+  box.append(unit);
   /** @type {uPlot.Options} */
   const options = {
     width,
     height,
     series,
-    legend: { show: data.series.length > 1 },
+    // A key of the lines' colours (no live values: the tables below have them).
+    legend: { show: data.series.length > 1, live: false },
     scales: { x: { time: data.time } },
     cursor: { drag: { x: false, y: false } },
     axes: [
       {
         stroke: ink,
         values: (_u, splits) => splits.map((v) => (data.time ? dates.format(new Date(v * 1000)) : numbers.format(v))),
+        incrs: data.time ? undefined : [1, 2, 5, 10, 20, 50, 100],
         label: data.x_label,
       },
-      { stroke: ink, label: data.y_label, values: (_u, splits) => splits.map((v) => numbers.format(v)), size: 50 },
+      {
+        stroke: ink,
+        values: (_u, splits) => splits.map((v) => numbers.format(v)),
+        incrs: whole ? steps : undefined,
+        size: 50,
+      },
     ],
   };
   const plot = new uPlot(options, [data.x, ...data.series.map((item) => item.values)], box);
