@@ -77,7 +77,7 @@ check-migrations: install
 # every other app's writes and reads (pyproject.toml); import-linter checks the layers (docs/architecture.md).
 TYPED := games/engine games/ai games/play games/live games/socket games/timers games/fairplay games/coach \
 	games/verifier games/jobs.py games/tasks.py games/signals.py games/models.py games/apps.py games/outcome.py \
-	accounts/services.py accounts/selectors.py accounts/conduct.py lobby/services.py \
+	accounts/services.py accounts/selectors.py accounts/conduct.py accounts/charts.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py config/middleware.py \
 	puzzles/generator.py puzzles/services.py puzzles/selectors.py puzzles/receivers.py puzzles/models.py \

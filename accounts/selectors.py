@@ -15,8 +15,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts import conduct, ratings
+from accounts.charts import time_chart
 from accounts.hooks import export_parts
 from accounts.models import Abandonment, Friendship, Profile, Rating, RatingChange, RatingFigures
 from games.models import Game, GameReview, Move, Seat, Table
@@ -61,6 +63,48 @@ def bot_ids(user_ids: Iterable[int]) -> set[int]:
     if not ids:
         return set()
     return set(Profile.objects.filter(user_id__in=ids, is_bot=True).values_list("user_id", flat=True))
+
+
+# The newest rating changes a profile's chart of one mode draws.
+HISTORY_POINTS = 200
+
+
+@dataclass(frozen=True)
+class RatingHistory:
+    """A member's rating in one ranked mode over time: the shown rating after
+    each rated game (oldest first), the one before the first, and the chart's JSON."""
+
+    mode: RankedMode
+    points: list[tuple[datetime, int]]
+    start: int
+    chart: dict[str, Any]
+
+    @property
+    def last(self) -> int:
+        return self.points[-1][1]
+
+
+def rating_histories(user: User, *, limit: int = HISTORY_POINTS) -> list[RatingHistory]:
+    """Each ranked mode the member has played, in mode order, with its rating
+    after each of the last ``limit`` rated games (RatingChange rows)."""
+    result = []
+    for key, mode in RANKED_MODES.items():
+        changes = list(
+            RatingChange.objects.filter(user=user, rated_game__mode=key)
+            .select_related("rated_game")
+            .order_by("-rated_game__rated_at", "-pk")[:limit]
+        )
+        if not changes:
+            continue
+        changes.reverse()
+        points = [(change.rated_game.rated_at, ratings.display_rating(change.mu_after)) for change in changes]
+        chart = time_chart(
+            [moment for moment, _ in points],
+            [(str(mode.label), [value for _, value in points], "line")],
+            y_label=str(_("Rating")),
+        )
+        result.append(RatingHistory(mode, points, ratings.display_rating(changes[0].mu_before), chart))
+    return result
 
 
 def profile_of(user: User) -> Profile:

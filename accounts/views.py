@@ -39,6 +39,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "profile": selectors.profile_of(member),
             "ratings": selectors.ratings_of(member),
             "completion": selectors.completion(member),
+            "rating_histories": selectors.rating_histories(member),
             "recent_games": selectors.recent_games(member, viewer=request.user),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,

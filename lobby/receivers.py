@@ -82,8 +82,8 @@ def settle_room_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -> N
 
 @receiver(profile_panels, dispatch_uid="lobby.profile_chips")
 def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any) -> str:
-    """The member's chips, level and progress, and their chip history
-    (``?chips=<page>``), on their profile."""
+    """The member's chips, level and progress, the charts of their chips and
+    level over time, and their chip history (``?chips=<page>``), on their profile."""
     return render_to_string(
         "lobby/_profile_chips.html",
         {
@@ -91,6 +91,7 @@ def profile_chips(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any
             "standing": room_selectors.standing(member.pk),
             "history": room_selectors.history(member.pk, request.GET.get("chips")),
             "show_notes": room_selectors.notes_visible(request.user, member.pk),
+            "progress": room_selectors.chip_progress(member.pk),
         },
         request=request,
     )

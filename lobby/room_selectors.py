@@ -10,9 +10,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
+from django.db import models
 from django.db.models import Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts.charts import time_chart
 from games.models import Seat
 from games.play.selectors import seat_names
 from lobby import chips, rooms
@@ -48,6 +51,59 @@ def history(user_id: int, page: Any) -> Page[ChipEntry]:
     ``notes_visible``.)"""
     entries = ChipEntry.objects.filter(user_id=user_id).select_related("game__table__room")
     return Paginator(entries.order_by("-created_at", "-pk"), HISTORY_PAGE).get_page(page)
+
+
+# The newest chip entries the profile's charts draw.
+PROGRESS_POINTS = 200
+
+
+@dataclass(frozen=True)
+class ChipProgress:
+    """A member's chips and level over time: after each of their last chip
+    entries (oldest first), the balance and the level its experience reached;
+    the two charts' JSON."""
+
+    points: list[tuple[datetime.datetime, int, int]]
+    chips_chart: dict[str, Any]
+    level_chart: dict[str, Any]
+
+    @property
+    def first(self) -> tuple[datetime.datetime, int, int]:
+        return self.points[0]
+
+    @property
+    def last(self) -> tuple[datetime.datetime, int, int]:
+        return self.points[-1]
+
+
+def chip_progress(user_id: int, *, limit: int = PROGRESS_POINTS) -> ChipProgress | None:
+    """The member's chips and level after each of their last ``limit`` chip
+    entries (ChipEntry rows: ``balance_after``, the experience added up), or
+    None before any entry."""
+    rows = list(
+        ChipEntry.objects.filter(user_id=user_id)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "created_at", "balance_after", "xp")[:limit]
+    )
+    if not rows:
+        return None
+    rows.reverse()
+    first_pk, first_at = rows[0][0], rows[0][1]
+    # The experience of the entries older than the window (same order as above).
+    older = ChipEntry.objects.filter(user_id=user_id).filter(
+        models.Q(created_at__lt=first_at) | models.Q(created_at=first_at, pk__lt=first_pk)
+    )
+    xp = int(older.aggregate(total=Sum("xp"))["total"] or 0)
+    points = []
+    for _pk, moment, balance, gained in rows:
+        xp += gained
+        points.append((moment, int(balance or 0), rooms.level_for(xp)))
+    times = [moment for moment, _balance, _level in points]
+    return ChipProgress(
+        points=points,
+        chips_chart=time_chart(times, [(_("Chips"), [p[1] for p in points], "line")], y_label=_("Chips")),
+        level_chart=time_chart(times, [(_("Level"), [p[2] for p in points], "steps")], y_label=_("Level")),
+    )
 
 
 def notes_visible(viewer: Any, member_id: int) -> bool:

@@ -1,5 +1,6 @@
 """What the puzzles app hears from games: the periodic tick (search the
-finished games) and the home page (the puzzle of the day)."""
+finished games) and the home page (the puzzle of the day); and what it
+answers the members' pages: the puzzle rating over time on a profile."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from accounts.hooks import profile_panels
 from games.signals import home_page_panels, periodic_tick
 from puzzles import selectors, services
 
@@ -28,3 +30,12 @@ def daily_panel(sender: Any, request: HttpRequest, **kwargs: Any) -> str:
     if puzzle is None:
         return ""
     return render_to_string("puzzles/_daily_card.html", {"puzzle": puzzle}, request=request)
+
+
+@receiver(profile_panels, dispatch_uid="puzzles.profile_rating")
+def profile_rating(sender: Any, request: HttpRequest, member: Any, **kwargs: Any) -> str:
+    """The member's puzzle rating over time (nothing before a rated answer)."""
+    history = selectors.rating_history(member.pk)
+    if history is None:
+        return ""
+    return render_to_string("puzzles/_profile_rating.html", {"member": member, "history": history}, request=request)

@@ -11,7 +11,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts.charts import time_chart
 from accounts.ratings import MU, SIGMA, display_rating, format_rating
 from puzzles.models import Attempt, Puzzle, PuzzleRating
 
@@ -71,6 +73,38 @@ def daily_puzzle(day: dt.date | None = None) -> Puzzle | None:
 def history(user_id: int, limit: int = HISTORY_LENGTH) -> list[Attempt]:
     """A member's answers, newest first, with their puzzles."""
     return list(Attempt.objects.filter(user_id=user_id).select_related("puzzle")[:limit])
+
+
+# The newest rated answers the profile's chart of the puzzle rating draws.
+RATING_POINTS = 200
+
+
+def rating_history(user_id: int, *, limit: int = RATING_POINTS) -> dict[str, Any] | None:
+    """The member's puzzle rating over time, for their profile: the shown rating
+    after each of their last ``limit`` rated answers (a member's first answer to
+    a puzzle, ``Attempt.rated``), oldest first, the one before the first, and
+    the chart's JSON; None before any rated answer."""
+    rows = list(
+        Attempt.objects.filter(user_id=user_id, rated=True, rating_after__isnull=False)
+        .order_by("-created_at", "-pk")
+        .values_list("created_at", "rating_before", "rating_after", "correct")[:limit]
+    )
+    if not rows:
+        return None
+    rows.reverse()
+    points = [(moment, display_rating(after), correct) for moment, _before, after, correct in rows if after is not None]
+    first_before = rows[0][1]
+    return {
+        "points": points,
+        "start": display_rating(first_before if first_before is not None else MU),
+        "last": points[-1][1],
+        "solved": sum(1 for point in points if point[2]),
+        "chart": time_chart(
+            [moment for moment, _value, _correct in points],
+            [(_("Puzzle rating"), [value for _moment, value, _correct in points], "line")],
+            y_label=_("Rating"),
+        ),
+    }
 
 
 def seen_by_session(session_key: str) -> list[int]:

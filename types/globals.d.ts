@@ -6,4 +6,6 @@ interface Window {
   ngettext?: (singular: string, plural: string, count: number) => string;
   interpolate?: (template: string, values: unknown[] | Record<string, unknown>, named?: boolean) => string;
   webkitAudioContext?: typeof AudioContext;
+  // The chart library, static/vendor/uplot/ (docs/charts.md): a classic script, before static/js/charts.js.
+  uPlot?: typeof uPlot;
 }

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.coach.review import MISTAKE_POINTS, computer_status
 from games.coach.wording import action_text, points_text
 from games.models import Game, GameReview
@@ -23,6 +25,33 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
         "cost_text": points_text(-item.get("cost", 0.0)),
         "big": item["seq"] in biggest,
         "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
+    }
+
+
+def review_chart(moves: Sequence[dict[str, Any]], names: dict[int, str], biggest: Sequence[int]) -> dict[str, Any]:
+    """The review as a chart (static/js/charts.js): one point per decision of a
+    player (x the move's number, y the expected points it lost against the hard
+    computer's choice), one line per player, the biggest mistakes marked, and
+    for each point the replay step that shows its position."""
+    seqs = [int(item["seq"]) for item in moves]
+    seats = sorted({int(item["seat"]) for item in moves})
+    cost = {int(item["seq"]): float(item.get("cost") or 0.0) for item in moves}
+    seat_of = {int(item["seq"]): int(item["seat"]) for item in moves}
+    series: list[dict[str, Any]] = [
+        {"label": names.get(seat, str(seat)), "values": [cost[seq] if seat_of[seq] == seat else None for seq in seqs]}
+        for seat in seats
+    ]
+    series.append(
+        {"label": _("Biggest mistakes"), "points": True, "values": [cost[seq] if seq in biggest else None for seq in seqs]}
+    )
+    return {
+        "time": False,
+        "x": seqs,
+        "series": series,
+        "x_label": _("Move"),
+        "y_label": _("Expected points lost"),
+        # The replay's steps count from 0 before the first move: move n shows at step n - 1 (as the links do).
+        "goto": [seq - 1 for seq in seqs],
     }
 
 
@@ -61,4 +90,6 @@ def panel_context(game: Game) -> dict[str, Any]:
         "computer_same": sum(1 for row in recomputed if row["same"]),
         "computer_unchecked": [row for row in computer if row["status"] == "needs"],
         "mistake_points": MISTAKE_POINTS,
+        "chart": review_chart(data.get("moves", []), names, biggest) if ready else None,
+        "mistakes": sum(1 for row in moves if row["mistake"]),
     }

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import json
 
 import pytest
 from django.core.management import call_command
@@ -201,3 +202,26 @@ def test_the_public_file_lists_every_puzzle(client, puzzles):
         first[5]
         == f"{puzzles[0].solution_tile[0]}-{puzzles[0].solution_tile[1]} {puzzles[0].solution_ends[0]}"
     )
+
+
+def test_the_profile_draws_the_puzzle_rating_after_each_rated_answer(client, make_member, puzzles):
+    member = make_member("solver")
+    assert selectors.rating_history(member.pk) is None
+    client.force_login(member)
+    assert "puzzle-rating-chart" not in client.get(reverse("accounts:profile", args=["solver"])).content.decode()
+    first, second = puzzles[0], puzzles[1]
+    ratings = []
+    for puzzle, play in ((first, _right(first)), (first, _right(first)), (second, _wrong(second))):
+        reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": play[0], "end": play[1]}).json()
+        if reply.get("rating"):
+            ratings.append(reply["rating"]["after"])
+    history = selectors.rating_history(member.pk)
+    assert history is not None
+    assert [value for _moment, value, _correct in history["points"]] == ratings  # the repeat is not rated
+    assert [correct for _moment, _value, correct in history["points"]] == [True, False]
+    assert (history["start"], history["last"], history["solved"]) == (1500, ratings[-1], 1)
+    for language, caption in (("en", "over 2 rated puzzles (1 solved)"), ("fr", "en 2 problèmes classés (résolus : 1)")):
+        html = client.get(reverse("accounts:profile", args=["solver"]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        chart = json.loads(html.split('<script id="puzzle-rating-chart" type="application/json">')[1].split("</script>")[0])
+        assert chart["series"][0]["values"] == ratings
+        assert caption in html
