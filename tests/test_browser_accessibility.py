@@ -15,21 +15,11 @@ from games.tests.test_browser_table import (
     scripted_config,
 )
 from tests.support.accessibility import serious_violations
-from tests.support.browser import DESKTOP, PHONE
+from tests.support.browser import DESKTOP, PHONE, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 SCREENS = [(PHONE, "fr-FR"), (DESKTOP, "en-GB")]
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', "a-long-pass-phrase-42")
-    page.fill('input[name="password2"]', "a-long-pass-phrase-42")
-    with page.expect_navigation():
-        page.click('form[data-form="signup"] button[type="submit"]')
 
 
 @pytest.mark.parametrize(("viewport", "locale"), SCREENS)

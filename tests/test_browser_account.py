@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import browser
 from tests.support.accessibility import serious_violations
 from tests.support.browser import DESKTOP, PHONE
 from tests.support.totp import period, totp_code
@@ -28,14 +29,7 @@ def screenshot(page, name: str) -> None:
 
 
 def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', PASSWORD)
-    page.fill('input[name="password2"]', PASSWORD)
-    with page.expect_navigation():
-        page.click('form[data-form="signup"] button[type="submit"]')
-    assert page.locator("[data-me]").inner_text() == username
+    browser.sign_up(page, base, username, PASSWORD)
 
 
 def confirm_email(page, server, address: str) -> None:

@@ -9,21 +9,11 @@ import time
 import pytest
 
 from games.tests.test_browser_table import start_computer_game
-from tests.support.browser import DESKTOP
+from tests.support.browser import DESKTOP, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MARKUP = '<b>bold</b> <a href="https://example.com">link</a> <img src=x onerror="window.hacked=1">'
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', "a-long-pass-phrase-42")
-    page.fill('input[name="password2"]', "a-long-pass-phrase-42")
-    with page.expect_navigation():
-        page.click('form[data-form="signup"] button[type="submit"]')
 
 
 def test_a_chat_line_with_markup_shows_as_text(new_context, site_server) -> None:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.support.browser import PHONE
+from tests.support.browser import PHONE, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,16 +20,6 @@ WIDEST = """() => {
   }).map((node) => node.tagName + '.' + node.className);
   return {scroll: document.scrollingElement.scrollWidth, inner, cut: cut.slice(0, 5)};
 }"""
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', "a-long-pass-phrase-42")
-    page.fill('input[name="password2"]', "a-long-pass-phrase-42")
-    with page.expect_navigation():
-        page.click('form[data-form="signup"] button[type="submit"]')
 
 
 @pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])

@@ -11,20 +11,9 @@ import time
 
 import pytest
 
-from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act
+from tests.support.browser import ACTIONABLE, DESKTOP, PHONE, act, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/accounts/signup/")
-    page.fill('input[name="username"]', username)
-    page.fill('input[name="email"]', f"{username}@example.com")
-    page.fill('input[name="password1"]', "a-long-pass-phrase-42")
-    page.fill('input[name="password2"]', "a-long-pass-phrase-42")
-    with page.expect_navigation():
-        page.click('form[data-form="signup"] button[type="submit"]')
-    assert page.locator("[data-me]").inner_text() == username
 
 
 def queue_both_and_meet(pages, base: str) -> str:

@@ -1,5 +1,5 @@
-"""What the browser tests share: screen sizes, and reading and doing what the
-table page offers the player (a tile to play, draw, pass, the next round)."""
+"""What the browser tests share: screen sizes, signing up, and reading and doing
+what the table page offers the player (a tile to play, draw, pass, the next round)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,19 @@ from typing import Any
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
+
+
+def sign_up(page: Any, base: str, username: str, password: str = "a-long-pass-phrase-42") -> None:
+    """Sign up ``username`` through the site's form: logged in after it, its name in
+    the page's header."""
+    page.goto(base + "/accounts/signup/")
+    page.fill('input[name="username"]', username)
+    page.fill('input[name="email"]', f"{username}@example.com")
+    page.fill('input[name="password1"]', password)
+    page.fill('input[name="password2"]', password)
+    with page.expect_navigation():
+        page.click('form[data-form="signup"] button[type="submit"]')
+    assert page.locator("[data-me]").inner_text() == username
 
 # What the player can do now, as the table page shows it (None: wait).
 ACTIONABLE = """() => {
