@@ -90,6 +90,21 @@ def _fresh_channel_layer(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _the_default_language_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test starts in the site's default language: a request in French
+    (Django's LocaleMiddleware activates the language in the test's thread and
+    leaves it there) must not make the next test's texts French, whichever
+    order the workers run them in."""
+    yield
+    if request.node.get_closest_marker("pure"):
+        return
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _jobs_in_the_test_thread(request: pytest.FixtureRequest) -> Iterator[None]:
     """Computer turns and post-game reviews wait in games.jobs's queues
     (``PENDING``, ``PENDING_REVIEWS``) until the test runs them
