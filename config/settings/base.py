@@ -233,8 +233,8 @@ CELERY_BEAT_SCHEDULE = {
 LOBBY_TICK_SECONDS = float(os.environ.get("LOBBY_TICK_SECONDS", "3"))
 
 # New tables per visitor and per client address in a window (games.play.limits).
-TABLES_PER_VISITOR = 10
-TABLES_PER_ADDRESS = 40
+TABLES_PER_VISITOR = int(os.environ.get("TABLES_PER_VISITOR", "10"))
+TABLES_PER_ADDRESS = int(os.environ.get("TABLES_PER_ADDRESS", "40"))
 TABLE_LIMIT_WINDOW = 600
 
 # The Ed25519 key that signs published replay files (games.fairplay.signing): 64 hex

@@ -75,6 +75,9 @@ def site_env(workdir: Path, **overrides: str) -> dict[str, str]:
         DEBUG="0",
         SECRET_KEY="e2e-tests-only-" + "x" * 40,
         PYTHONUNBUFFERED="1",
+        # Every browser test comes from 127.0.0.1: the per-address limit of new
+        # tables (games.play.limits) would refuse the later ones of a long run.
+        TABLES_PER_ADDRESS="100000",
     )
     env.update(overrides)
     return env
