@@ -145,7 +145,9 @@ def berserk(*, tournament: Tournament, user: User) -> Player:
             raise TournamentError(_("This tournament is over."))
         player = _player(tournament, user)
         seat = (
-            GameSeat.objects.select_for_update()
+            # Only the seat's row is locked: PostgreSQL refuses FOR UPDATE on the
+            # nullable side of the outer join that reaches the table's game.
+            GameSeat.objects.select_for_update(of=("self",))
             .filter(player=player, game__table__status__in=[Table.Status.WAITING, Table.Status.PLAYING])
             .select_related("game__table__game")
             .first()
