@@ -75,6 +75,8 @@ class PuzzleRating(models.Model):
     sigma = models.FloatField(default=SIGMA)
     solved = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
+    # The longest run of right answers in the streak mode (/puzzles/streak/).
+    best_streak = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -34,8 +34,14 @@ def daily_panel(sender: Any, request: HttpRequest, **kwargs: Any) -> str:
 
 @receiver(profile_panels, dispatch_uid="puzzles.profile_rating")
 def profile_rating(sender: Any, request: HttpRequest, member: Any, **kwargs: Any) -> str:
-    """The member's puzzle rating over time (nothing before a rated answer)."""
+    """The member's puzzle rating over time and their best streak (nothing
+    before an answer that counts in either)."""
     history = selectors.rating_history(member.pk)
-    if history is None:
+    best = selectors.best_streak(member.pk)
+    if history is None and not best:
         return ""
-    return render_to_string("puzzles/_profile_rating.html", {"member": member, "history": history}, request=request)
+    return render_to_string(
+        "puzzles/_profile_rating.html",
+        {"member": member, "history": history, "best_streak": best},
+        request=request,
+    )

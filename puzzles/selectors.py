@@ -157,3 +157,20 @@ def csv_rows() -> Iterator[list[str]]:
             puzzle.preset,
             str(puzzle_rating(puzzle)),
         ]
+
+
+def streak_next(*, after: tuple[float, int] | None, done: Iterable[int] = ()) -> Puzzle | None:
+    """The streak mode's next puzzle: the easiest one (the lowest puzzle
+    rating, then the lowest id) harder than ``after`` (the rating and id of
+    the run's last puzzle when it was dealt) and not in ``done``; None when
+    the run has gone through every puzzle."""
+    queryset: QuerySet[Puzzle] = Puzzle.objects.exclude(pk__in=list(done))
+    if after is not None:
+        mu, pk = after
+        queryset = queryset.filter(Q(mu__gt=mu) | Q(mu=mu, pk__gt=pk))
+    return queryset.order_by("mu", "id").first()
+
+
+def best_streak(user_id: int) -> int:
+    row = PuzzleRating.objects.filter(user_id=user_id).only("best_streak").first()
+    return row.best_streak if row is not None else 0

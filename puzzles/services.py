@@ -17,7 +17,7 @@ from games.models import Game, Table
 from games.play import selectors as game_selectors
 from games.play import services as table_services
 from games.play.locks import try_lock
-from puzzles import generator
+from puzzles import generator, selectors
 from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
 
 logger = logging.getLogger(__name__)
@@ -222,3 +222,68 @@ def answer(
         rating_before=display_rating(before) if before is not None else None,
         rating_after=display_rating(after) if after is not None else None,
     )
+
+
+# The streak mode's run, kept in the viewer's session (guests have one too):
+# {"current": right answers so far, "puzzle": the puzzle dealt and not yet
+# answered (or None), "after": [mu, id] of the last puzzle dealt, "done":
+# the run's puzzles, "best": a guest's best run}.
+STREAK_KEY = "puzzles.streak"
+
+
+def new_streak(best: int = 0) -> dict[str, Any]:
+    return {"current": 0, "puzzle": None, "after": None, "done": [], "best": best}
+
+
+def deal_streak_puzzle(run: dict[str, Any]) -> Puzzle | None:
+    """The run's puzzle: the one dealt and not answered yet, else the next
+    harder one (``run`` is updated). None when no puzzle is left."""
+    if run["puzzle"] is not None:
+        current = Puzzle.objects.filter(pk=run["puzzle"]).first()
+        if current is not None:
+            return current
+    after = (float(run["after"][0]), int(run["after"][1])) if run["after"] is not None else None
+    puzzle = selectors.streak_next(after=after, done=run["done"])
+    run["puzzle"] = puzzle.pk if puzzle is not None else None
+    if puzzle is not None:
+        run["after"] = [puzzle.mu, puzzle.pk]
+    return puzzle
+
+
+@dataclass(frozen=True)
+class StreakResult:
+    current: int
+    best: int
+    over: bool
+
+
+def streak_answer(
+    run: dict[str, Any], puzzle: Puzzle, correct: bool, *, user_id: int | None
+) -> StreakResult | None:
+    """Count an answer in the streak run when ``puzzle`` is the one the run
+    dealt (else None and nothing changes). Right: the run goes on, one
+    longer; wrong: it is over and a new one starts at the next visit. A
+    member's best run is kept in their puzzle rating's row, a guest's in the
+    run itself."""
+    if run.get("puzzle") != puzzle.pk:
+        return None
+    run["puzzle"] = None
+    run["done"] = [*run["done"], puzzle.pk]
+    length = run["current"] + 1 if correct else run["current"]
+    best = int(run.get("best", 0))
+    if user_id is not None:
+        with transaction.atomic():
+            rating, _ = PuzzleRating.objects.select_for_update().get_or_create(user_id=user_id)
+            if length > rating.best_streak:
+                rating.best_streak = length
+                rating.save(update_fields=["best_streak", "updated_at"])
+            best = rating.best_streak
+    else:
+        best = max(best, length)
+    if correct:
+        run["current"] = length
+        run["best"] = best
+        return StreakResult(current=length, best=best, over=False)
+    run.clear()
+    run.update(new_streak(best if user_id is None else 0))
+    return StreakResult(current=length, best=best, over=True)

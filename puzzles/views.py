@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from games.models import Seat
@@ -50,7 +51,32 @@ def puzzle_page(request: HttpRequest, puzzle_id: int) -> HttpResponse:
     return _page(request, _puzzle_or_404(puzzle_id), daily=False)
 
 
-def _page(request: HttpRequest, puzzle: Puzzle, *, daily: bool) -> HttpResponse:
+def _streak_run(request: HttpRequest) -> dict[str, Any]:
+    run = request.session.get(services.STREAK_KEY)
+    return dict(run) if isinstance(run, dict) else services.new_streak()
+
+
+def streak(request: HttpRequest) -> HttpResponse:
+    """The streak mode: puzzles of rising rating, one after the other, until
+    the first wrong answer."""
+    run = _streak_run(request)
+    puzzle = services.deal_streak_puzzle(run)
+    request.session[services.STREAK_KEY] = run
+    best = _best_streak(request, run)
+    if puzzle is None:
+        return render(request, "puzzles/streak_done.html", {"current": run["current"], "best": best})
+    return _page(request, puzzle, daily=False, streak={"current": run["current"], "best": best})
+
+
+def _best_streak(request: HttpRequest, run: dict[str, Any]) -> int:
+    if request.user.is_authenticated:
+        return selectors.best_streak(request.user.pk)
+    return int(run.get("best", 0))
+
+
+def _page(
+    request: HttpRequest, puzzle: Puzzle, *, daily: bool, streak: dict[str, int] | None = None
+) -> HttpResponse:
     names = game_selectors.seat_names(Seat.objects.filter(table_id=puzzle.table_id))
     position = puzzle.position
     hands = [
@@ -83,6 +109,8 @@ def _page(request: HttpRequest, puzzle: Puzzle, *, daily: bool) -> HttpResponse:
         "to_move_name": names.get(puzzle.to_move, str(puzzle.to_move + 1)),
         "rating": selectors.puzzle_rating(puzzle),
         "member_rating": selectors.member_rating(request.user.pk) if request.user.is_authenticated else None,
+        "streak": streak,
+        "best_streak": streak["best"] if streak else _best_streak(request, _streak_run(request)),
     }
     return render(request, "puzzles/puzzle.html", context)
 
@@ -128,7 +156,28 @@ def solve(request: HttpRequest, puzzle_id: int) -> JsonResponse:
             "before": result.rating_before,
             "after": result.rating_after,
         }
+    if request.POST.get("streak") == "1":
+        run = _streak_run(request)
+        counted = services.streak_answer(run, puzzle, result.correct, user_id=_user_id(request))
+        if counted is not None:
+            request.session[services.STREAK_KEY] = run
+            data["streak"] = {"current": counted.current, "best": counted.best, "over": counted.over}
+            data["streak_text"] = _streak_text(counted)
     return JsonResponse(data)
+
+
+def _streak_text(counted: services.StreakResult) -> str:
+    if counted.over:
+        text = ngettext(
+            "Streak over: %(n)d puzzle solved in a row.",
+            "Streak over: %(n)d puzzles solved in a row.",
+            counted.current,
+        ) % {"n": counted.current}
+    else:
+        text = ngettext(
+            "Streak: %(n)d puzzle solved in a row.", "Streak: %(n)d puzzles solved in a row.", counted.current
+        ) % {"n": counted.current}
+    return f"{text} " + _("Your best streak: %(best)d.") % {"best": counted.best}
 
 
 def _bad_answer(reason: str) -> str:

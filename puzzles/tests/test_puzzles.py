@@ -225,3 +225,84 @@ def test_the_profile_draws_the_puzzle_rating_after_each_rated_answer(client, mak
         chart = json.loads(html.split('<script id="puzzle-rating-chart" type="application/json">')[1].split("</script>")[0])
         assert chart["series"][0]["values"] == ratings
         assert caption in html
+
+
+def _streak_page(client) -> int:
+    page = client.get(reverse("puzzles:streak"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    return int(html.split('data-puzzle="')[1].split('"')[0])
+
+
+def test_a_streak_rises_in_rating_until_the_first_wrong_answer(client, make_member, puzzles):
+    assert len(puzzles) >= 3
+    for n, puzzle in enumerate(puzzles):
+        Puzzle.objects.filter(pk=puzzle.pk).update(mu=30.0 - n)  # the last made is the easiest
+    by_id = {p.pk: p for p in puzzles}
+    member = make_member("streaker")
+    client.force_login(member)
+    dealt = [_streak_page(client)]
+    assert _streak_page(client) == dealt[0]  # the same until answered
+    ratings = []
+    for _ in range(2):
+        ratings.append(Puzzle.objects.get(pk=dealt[-1]).mu)
+        tile, end = _right(by_id[dealt[-1]])
+        reply = client.post(
+            reverse("puzzles:solve", args=[dealt[-1]]), {"tile": tile, "end": end, "streak": "1"}
+        ).json()
+        assert reply["streak"] == {"current": len(dealt), "best": len(dealt), "over": False}
+        dealt.append(_streak_page(client))
+    assert dealt[0] == puzzles[-1].pk  # the easiest first
+    assert len(set(dealt)) == 3
+    assert ratings[0] <= ratings[1] <= Puzzle.objects.get(pk=dealt[-1]).mu
+    # An answer outside the streak does not count in it.
+    other = next(p for p in puzzles if p.pk not in dealt)
+    reply = client.post(
+        reverse("puzzles:solve", args=[other.pk]),
+        {"tile": _right(other)[0], "end": _right(other)[1], "streak": "1"},
+    ).json()
+    assert "streak" not in reply
+    # The first wrong answer ends the run; the best is kept.
+    tile, end = _wrong(by_id[dealt[-1]])
+    reply = client.post(
+        reverse("puzzles:solve", args=[dealt[-1]]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 2, "best": 2, "over": True}
+    assert PuzzleRating.objects.get(user=member).best_streak == 2
+    assert _streak_page(client) == puzzles[-1].pk  # a new run starts from the easiest
+    html = client.get(reverse("puzzles:streak"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Série de problèmes" in html
+    assert 'data-best-streak="2"' in html
+    profile = client.get(
+        reverse("accounts:profile", args=["streaker"]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert 'data-profile-best-streak="2"' in profile
+    assert "Meilleure série de problèmes : 2 d\u2019affilée." in profile
+    # A shorter run does not lower the best.
+    tile, end = _wrong(puzzles[-1])
+    reply = client.post(
+        reverse("puzzles:solve", args=[puzzles[-1].pk]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 0, "best": 2, "over": True}
+    assert "2" in reply["streak_text"]
+
+
+def test_a_guests_streak_and_best_are_kept_in_its_session(client, puzzles):
+    first = _streak_page(client)
+    puzzle = Puzzle.objects.get(pk=first)
+    tile, end = _right(puzzle)
+    reply = client.post(
+        reverse("puzzles:solve", args=[first]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 1, "best": 1, "over": False}
+    assert "Streak: 1 puzzle solved in a row." in reply["streak_text"]
+    second = _streak_page(client)
+    assert second != first
+    tile, end = _wrong(Puzzle.objects.get(pk=second))
+    reply = client.post(
+        reverse("puzzles:solve", args=[second]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"]["over"]
+    assert reply["streak"]["best"] == 1
+    assert 'data-best-streak="1"' in client.get(reverse("puzzles:streak")).content.decode()
+    assert not PuzzleRating.objects.exists()

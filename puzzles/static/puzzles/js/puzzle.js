@@ -5,7 +5,8 @@
 /**
  * @typedef {{ text: string, best: boolean, result: string }} AlternativeRow
  * @typedef {{ correct: boolean, verdict: string, steps: string[],
- *   alternatives: AlternativeRow[], rating_text?: string, error?: string }} SolveReply
+ *   alternatives: AlternativeRow[], rating_text?: string, streak_text?: string,
+ *   streak?: { current: number, best: number, over: boolean }, error?: string }} SolveReply
  */
 
 const root = /** @type {HTMLElement | null} */ (document.querySelector("[data-puzzle]"));
@@ -55,6 +56,12 @@ if (root) {
     verdict.textContent = reply.verdict;
     verdict.dataset.correct = String(reply.correct);
     find("[data-rating-change]").textContent = reply.rating_text || "";
+    find("[data-streak-change]").textContent = reply.streak_text || "";
+    if (reply.streak) {
+      root.dataset.streakOver = String(reply.streak.over);
+      const next = find("[data-next-puzzle]");
+      if (reply.streak.over) next.textContent = next.dataset.restart || next.textContent;
+    }
     const steps = find("[data-solution]");
     steps.replaceChildren(
       ...reply.steps.map((text) => {
