@@ -10,9 +10,10 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.hooks import profile_panels
-from games.signals import home_page_panels, periodic_tick
+from games.signals import home_page_panels, periodic_tick, review_mistake_puzzles
 from puzzles import selectors, services
 
 
@@ -45,3 +46,12 @@ def profile_rating(sender: Any, request: HttpRequest, member: Any, **kwargs: Any
         {"member": member, "history": history, "best_streak": best},
         request=request,
     )
+
+
+@receiver(review_mistake_puzzles, dispatch_uid="puzzles.review_mistakes")
+def mistake_puzzles(sender: Any, game: Any, seqs: dict[int, int], **kwargs: Any) -> dict[int, str]:
+    """The review's mistakes whose position is a puzzle: {seq: the puzzle's page}."""
+    return {
+        seq: reverse("puzzles:puzzle", args=[puzzle_id])
+        for seq, puzzle_id in selectors.puzzles_at_mistakes(game.table_id, seqs).items()
+    }

@@ -174,3 +174,13 @@ def streak_next(*, after: tuple[float, int] | None, done: Iterable[int] = ()) ->
 def best_streak(user_id: int) -> int:
     row = PuzzleRating.objects.filter(user_id=user_id).only("best_streak").first()
     return row.best_streak if row is not None else 0
+
+
+def puzzles_at_mistakes(table_id: int, mistakes: dict[int, int]) -> dict[int, int]:
+    """{a move's seq: the puzzle id} for the moves of ``mistakes`` ({seq: the
+    seat that played it}) whose position, just before the move (after the
+    event ``seq - 1``), is a puzzle with that seat to play."""
+    rows = Puzzle.objects.filter(table_id=table_id, seq__in=[seq - 1 for seq in mistakes]).values_list(
+        "seq", "to_move", "id"
+    )
+    return {seq + 1: pk for seq, to_move, pk in rows if mistakes.get(seq + 1) == to_move}

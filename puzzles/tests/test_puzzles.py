@@ -306,3 +306,49 @@ def test_a_guests_streak_and_best_are_kept_in_its_session(client, puzzles):
     assert reply["streak"]["best"] == 1
     assert 'data-best-streak="1"' in client.get(reverse("puzzles:streak")).content.decode()
     assert not PuzzleRating.objects.exists()
+
+
+def test_a_reviews_mistake_links_to_the_puzzle_made_at_its_position(client, puzzles):
+    from games.models import Game, GameReview
+
+    puzzle = puzzles[0]
+    game = Game.objects.get(table_id=puzzle.table_id)
+    wrong_tile, wrong_end = _wrong(puzzle)
+    low, high = (int(n) for n in wrong_tile.split("-"))
+
+    def move(seq: int, seat: int) -> dict[str, object]:
+        return {
+            "seq": seq,
+            "seat": seat,
+            "round": puzzle.round,
+            "played": {"type": "play", "tile": [low, high], "end": wrong_end},
+            "best": {"type": "play", "tile": puzzle.solution_tile, "end": puzzle.solution_ends[0]},
+            "agrees": False,
+            "cost": 12.0,
+            "mistake": True,
+            "options": [],
+        }
+
+    at_puzzle = puzzle.seq + 1  # the move played from the puzzle's position
+    elsewhere = puzzle.seq + 3 if not Puzzle.objects.filter(table_id=puzzle.table_id, seq=puzzle.seq + 2).exists() else 1
+    other_seat = (puzzle.to_move + 1) % puzzle.players
+    data = {
+        "moves": [move(at_puzzle, puzzle.to_move), move(elsewhere, other_seat)],
+        "biggest": [at_puzzle, elsewhere],
+        "summary": {},
+        "computer": [],
+    }
+    GameReview.objects.create(game=game, status=GameReview.Status.READY, data=data)
+    url = reverse("puzzles:puzzle", args=[puzzle.pk])
+    html = client.get(f"/table/{game.table_id}/review/").content.decode()
+    assert f'<a href="{url}" data-mistake-puzzle="{at_puzzle}">Solve it as a puzzle</a>' in html
+    assert f'data-move-puzzle="{at_puzzle}"' in html
+    assert f'data-mistake-puzzle="{elsewhere}"' not in html
+    # The same position with another seat to move is not this puzzle.
+    data["moves"][0]["seat"] = other_seat
+    GameReview.objects.filter(game=game).update(data=data)
+    assert "data-mistake-puzzle" not in client.get(f"/table/{game.table_id}/review/").content.decode()
+    data["moves"][0]["seat"] = puzzle.to_move
+    GameReview.objects.filter(game=game).update(data=data)
+    french = client.get(f"/table/{game.table_id}/review/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le résoudre comme un problème" in french
