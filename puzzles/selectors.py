@@ -119,6 +119,26 @@ def seen_by_session(session_key: str) -> list[int]:
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     """The public description of a puzzle (docs/puzzles.md)."""
+    if puzzle.kind == Puzzle.Kind.INFER and puzzle.inference is not None:
+        question = puzzle.inference
+        return {
+            "id": puzzle.pk,
+            "kind": puzzle.kind,
+            "source_table": puzzle.table_id,
+            "seq": puzzle.seq,
+            "round": puzzle.round,
+            "to_move": puzzle.to_move,
+            "opponent": question["opponent"],
+            "solution": {"tiles": list(question["possible"])},
+            "unseen": list(question["unseen"]),
+            "line": [],
+            "alternatives": [],
+            "preset": puzzle.preset,
+            "players": puzzle.players,
+            "teams": puzzle.teams,
+            "rating": puzzle_rating(puzzle),
+            "nodes": 0,
+        }
     return {
         "id": puzzle.pk,
         "kind": puzzle.kind,
@@ -145,14 +165,19 @@ def csv_rows() -> Iterator[list[str]]:
     """The header then one row per puzzle (the solution as ``a-b end``, the line as JSON)."""
     yield list(CSV_FIELDS)
     for puzzle in Puzzle.objects.order_by("id").iterator():
-        low, high = puzzle.solution_tile
+        if puzzle.kind == Puzzle.Kind.INFER and puzzle.inference is not None:
+            # The solution: the tiles the opponent may hold.
+            solution = " ".join(f"{low}-{high}" for low, high in puzzle.inference["possible"])
+        else:
+            low, high = puzzle.solution_tile
+            solution = f"{low}-{high} {puzzle.solution_ends[0]}"
         yield [
             str(puzzle.pk),
             puzzle.kind,
             str(puzzle.table_id),
             str(puzzle.seq),
             str(puzzle.to_move),
-            f"{low}-{high} {puzzle.solution_ends[0]}",
+            solution,
             json.dumps(puzzle.line, separators=(",", ":")),
             puzzle.preset,
             str(puzzle_rating(puzzle)),
