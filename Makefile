@@ -80,7 +80,7 @@ TYPED := games/engine games/ai games/play games/live games/socket games/timers g
 	accounts/services.py accounts/selectors.py accounts/conduct.py accounts/charts.py lobby/services.py \
 	lobby/selectors.py lobby/private.py lobby/matchmaking.py lobby/broadcast.py \
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py config/middleware.py \
-	puzzles/generator.py puzzles/services.py puzzles/selectors.py puzzles/receivers.py puzzles/models.py \
+	puzzles/generator.py puzzles/inference.py puzzles/services.py puzzles/selectors.py puzzles/receivers.py puzzles/models.py \
 	community/services.py community/selectors.py community/chat_filter.py community/receivers.py community/models.py \
 	tournaments/services.py tournaments/selectors.py tournaments/pairing.py \
 	tournaments/results.py tournaments/receivers.py \

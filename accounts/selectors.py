@@ -24,6 +24,7 @@ from accounts.models import Abandonment, Friendship, Profile, Rating, RatingChan
 from games.models import Game, GameReview, Move, Seat, Table
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import seat_names
+from games.play.variants import variant_name
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,56 @@ def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int 
             )
         )
     return lines
+
+
+@dataclass(frozen=True)
+class VariantResults:
+    """A member's results in one variant (a preset, its number of players, pairs or not)."""
+
+    preset: str
+    players: int
+    teams: bool
+    label: str
+    wins: int
+    losses: int
+    draws: int
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+def results_by_variant(user: User, *, viewer: User | AnonymousUser | None) -> list[VariantResults]:
+    """The member's wins, losses and draws in each variant they played, over
+    the finished games ``viewer`` may see (as ``recent_games``), most played
+    first. An aborted game counts for nothing (games.outcome)."""
+    visible = Q(table__public=True)
+    if viewer is not None and viewer.is_authenticated:
+        visible |= Q(table__seats__user=viewer)
+    rows = (
+        Seat.objects.filter(user=user, table__status=Table.Status.FINISHED, table__game__isnull=False)
+        .filter(visible)
+        .distinct()
+        .values_list("table_id", "number", "table__game__preset", "table__game__rules", "table__game__winner",
+                     "table__game__result")
+    )
+    counts: dict[tuple[str, int, bool], list[int]] = {}
+    for _table_id, number, preset, rules, winner, result in rows:
+        if (result or {}).get("aborted"):
+            continue
+        teams = bool((rules or {}).get("teams"))
+        players = int((rules or {}).get("players") or 2)
+        side = number % 2 if teams else number
+        row = counts.setdefault((preset, players, teams), [0, 0, 0])
+        row[2 if winner is None else (0 if winner == side else 1)] += 1
+    lines = []
+    for (preset, players, teams), (wins, losses, draws) in counts.items():
+        if teams:
+            label = _("%(variant)s, in pairs") % {"variant": variant_name(preset)}
+        else:
+            label = _("%(variant)s, %(players)s players") % {"variant": variant_name(preset), "players": players}
+        lines.append(VariantResults(preset, players, teams, str(label), wins, losses, draws))
+    return sorted(lines, key=lambda line: (-line.played, line.preset, line.players, line.teams))
 
 
 def ratings_in_mode(user_ids: list[int], mode: str) -> dict[int, tuple[int, bool]]:

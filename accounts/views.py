@@ -41,6 +41,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "completion": selectors.completion(member),
             "rating_histories": selectors.rating_histories(member),
             "recent_games": selectors.recent_games(member, viewer=request.user),
+            "results_by_variant": selectors.results_by_variant(member, viewer=request.user),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,
             "panels": [html for _receiver, html in profile_panels.send(None, request=request, member=member) if html],

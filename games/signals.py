@@ -104,3 +104,11 @@ class ChatRefused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+
+# The post-game review (games.coach.review_page) asks the apps above for the
+# puzzles made from the game at the positions of its mistakes (the puzzles
+# app). Arguments: game, seqs ({a mistake's move number: the seat that
+# played it}). Each receiver
+# returns {seq: url} for the mistakes whose position (just before that
+# move, with the same seat to play) is a puzzle, or {}.
+review_mistake_puzzles = Signal()

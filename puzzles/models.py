@@ -18,6 +18,8 @@ class Puzzle(models.Model):
         BLOCK = "block", "block"
         DOMINO = "domino", "domino"
         COUNT = "count", "count"
+        # The second family (puzzles/inference.py): which tiles can the opponent still hold?
+        INFER = "infer", "infer"
 
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="puzzles")
     seq = models.PositiveIntegerField()
@@ -38,6 +40,9 @@ class Puzzle(models.Model):
     # "boneyard": [[a, b], ...] (drawing order), "scores": [...]}.
     position = models.JSONField()
     nodes = models.PositiveIntegerField()
+    # An inference puzzle's question and answer (inference.Inferred.to_dict(): "seat",
+    # "opponent", "unseen", "possible", "held", "history"); None for the others.
+    inference = models.JSONField(null=True, blank=True)
     mu = models.FloatField(default=MU)
     sigma = models.FloatField(default=SIGMA)
     attempts = models.PositiveIntegerField(default=0)
@@ -46,7 +51,9 @@ class Puzzle(models.Model):
 
     class Meta:
         ordering = ["id"]
-        constraints = [models.UniqueConstraint(fields=["table", "seq"], name="one_puzzle_per_position")]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq", "kind"], name="one_puzzle_per_position_and_kind")
+        ]
 
     def __str__(self) -> str:
         return f"puzzle {self.pk} ({self.kind}, table {self.table_id} after {self.seq})"
@@ -75,6 +82,8 @@ class PuzzleRating(models.Model):
     sigma = models.FloatField(default=SIGMA)
     solved = models.PositiveIntegerField(default=0)
     failed = models.PositiveIntegerField(default=0)
+    # The longest run of right answers in the streak mode (/puzzles/streak/).
+    best_streak = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -10,9 +10,10 @@ from django.conf import settings
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.hooks import profile_panels
-from games.signals import home_page_panels, periodic_tick
+from games.signals import home_page_panels, periodic_tick, review_mistake_puzzles
 from puzzles import selectors, services
 
 
@@ -34,8 +35,23 @@ def daily_panel(sender: Any, request: HttpRequest, **kwargs: Any) -> str:
 
 @receiver(profile_panels, dispatch_uid="puzzles.profile_rating")
 def profile_rating(sender: Any, request: HttpRequest, member: Any, **kwargs: Any) -> str:
-    """The member's puzzle rating over time (nothing before a rated answer)."""
+    """The member's puzzle rating over time and their best streak (nothing
+    before an answer that counts in either)."""
     history = selectors.rating_history(member.pk)
-    if history is None:
+    best = selectors.best_streak(member.pk)
+    if history is None and not best:
         return ""
-    return render_to_string("puzzles/_profile_rating.html", {"member": member, "history": history}, request=request)
+    return render_to_string(
+        "puzzles/_profile_rating.html",
+        {"member": member, "history": history, "best_streak": best},
+        request=request,
+    )
+
+
+@receiver(review_mistake_puzzles, dispatch_uid="puzzles.review_mistakes")
+def mistake_puzzles(sender: Any, game: Any, seqs: dict[int, int], **kwargs: Any) -> dict[int, str]:
+    """The review's mistakes whose position is a puzzle: {seq: the puzzle's page}."""
+    return {
+        seq: reverse("puzzles:puzzle", args=[puzzle_id])
+        for seq, puzzle_id in selectors.puzzles_at_mistakes(game.table_id, seqs).items()
+    }

@@ -119,6 +119,26 @@ def seen_by_session(session_key: str) -> list[int]:
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
     """The public description of a puzzle (docs/puzzles.md)."""
+    if puzzle.kind == Puzzle.Kind.INFER and puzzle.inference is not None:
+        question = puzzle.inference
+        return {
+            "id": puzzle.pk,
+            "kind": puzzle.kind,
+            "source_table": puzzle.table_id,
+            "seq": puzzle.seq,
+            "round": puzzle.round,
+            "to_move": puzzle.to_move,
+            "opponent": question["opponent"],
+            "solution": {"tiles": list(question["possible"])},
+            "unseen": list(question["unseen"]),
+            "line": [],
+            "alternatives": [],
+            "preset": puzzle.preset,
+            "players": puzzle.players,
+            "teams": puzzle.teams,
+            "rating": puzzle_rating(puzzle),
+            "nodes": 0,
+        }
     return {
         "id": puzzle.pk,
         "kind": puzzle.kind,
@@ -145,15 +165,47 @@ def csv_rows() -> Iterator[list[str]]:
     """The header then one row per puzzle (the solution as ``a-b end``, the line as JSON)."""
     yield list(CSV_FIELDS)
     for puzzle in Puzzle.objects.order_by("id").iterator():
-        low, high = puzzle.solution_tile
+        if puzzle.kind == Puzzle.Kind.INFER and puzzle.inference is not None:
+            # The solution: the tiles the opponent may hold.
+            solution = " ".join(f"{low}-{high}" for low, high in puzzle.inference["possible"])
+        else:
+            low, high = puzzle.solution_tile
+            solution = f"{low}-{high} {puzzle.solution_ends[0]}"
         yield [
             str(puzzle.pk),
             puzzle.kind,
             str(puzzle.table_id),
             str(puzzle.seq),
             str(puzzle.to_move),
-            f"{low}-{high} {puzzle.solution_ends[0]}",
+            solution,
             json.dumps(puzzle.line, separators=(",", ":")),
             puzzle.preset,
             str(puzzle_rating(puzzle)),
         ]
+
+
+def streak_next(*, after: tuple[float, int] | None, done: Iterable[int] = ()) -> Puzzle | None:
+    """The streak mode's next puzzle: the easiest one (the lowest puzzle
+    rating, then the lowest id) harder than ``after`` (the rating and id of
+    the run's last puzzle when it was dealt) and not in ``done``; None when
+    the run has gone through every puzzle."""
+    queryset: QuerySet[Puzzle] = Puzzle.objects.exclude(pk__in=list(done))
+    if after is not None:
+        mu, pk = after
+        queryset = queryset.filter(Q(mu__gt=mu) | Q(mu=mu, pk__gt=pk))
+    return queryset.order_by("mu", "id").first()
+
+
+def best_streak(user_id: int) -> int:
+    row = PuzzleRating.objects.filter(user_id=user_id).only("best_streak").first()
+    return row.best_streak if row is not None else 0
+
+
+def puzzles_at_mistakes(table_id: int, mistakes: dict[int, int]) -> dict[int, int]:
+    """{a move's seq: the puzzle id} for the moves of ``mistakes`` ({seq: the
+    seat that played it}) whose position, just before the move (after the
+    event ``seq - 1``), is a puzzle with that seat to play."""
+    rows = Puzzle.objects.filter(table_id=table_id, seq__in=[seq - 1 for seq in mistakes]).values_list(
+        "seq", "to_move", "id"
+    )
+    return {seq + 1: pk for seq, to_move, pk in rows if mistakes.get(seq + 1) == to_move}

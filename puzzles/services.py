@@ -17,7 +17,7 @@ from games.models import Game, Table
 from games.play import selectors as game_selectors
 from games.play import services as table_services
 from games.play.locks import try_lock
-from puzzles import generator
+from puzzles import generator, inference, selectors
 from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
 
 logger = logging.getLogger(__name__)
@@ -39,6 +39,19 @@ def position_of(state: State) -> dict[str, Any]:
     }
 
 
+def seen_position(state: State, seat: int) -> dict[str, Any]:
+    """What an inference puzzle's page draws: the seat's own hand only (the
+    others' would give the answer away), the line, the counts."""
+    return {
+        "hands": [[[tile.low, tile.high] for tile in hand] if n == seat else [] for n, hand in enumerate(state.hands)],
+        "counts": [len(hand) for hand in state.hands],
+        "line": [[a, b] for _tile, (a, b) in state.line],
+        "boneyard": [],
+        "boneyard_count": len(state.boneyard),
+        "scores": list(state.scores),
+    }
+
+
 def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) -> list[Puzzle]:
     """Search one finished game for puzzles, once: the puzzles it gives are
     written with a ``SearchedGame`` row (a second call finds the row and
@@ -46,15 +59,19 @@ def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) ->
     if SearchedGame.objects.filter(game=game).exists():
         return []
     found: list[generator.Found] = []
+    inferred: list[inference.Inferred] = []
     states: dict[int, State] = {}
     if game.finished and not game.aborted:
         for move, state in game_selectors.iter_states(game):
             states[move.seq if move is not None else 0] = state
         found = generator.find_puzzles(states.items(), node_budget)
+        inferred = inference.find_inferences(states.items())
     made: list[Puzzle] = []
     try:
         with transaction.atomic():
-            SearchedGame.objects.create(game=game, found=len(found), nodes=sum(p.nodes for p in found))
+            SearchedGame.objects.create(
+                game=game, found=len(found) + len(inferred), nodes=sum(p.nodes for p in found)
+            )
             for puzzle in found:
                 rules = states[puzzle.seq].rules
                 made.append(
@@ -73,6 +90,27 @@ def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) ->
                         line=list(puzzle.line),
                         position=position_of(states[puzzle.seq]),
                         nodes=puzzle.nodes,
+                    )
+                )
+            for question in inferred:
+                rules = states[question.seq].rules
+                made.append(
+                    Puzzle.objects.create(
+                        table_id=game.table_id,
+                        seq=question.seq,
+                        round=question.round,
+                        kind=Puzzle.Kind.INFER,
+                        preset=game.preset,
+                        players=rules.players,
+                        teams=rules.teams,
+                        to_move=question.seat,
+                        solution_tile=[],
+                        solution_ends=[],
+                        alternatives=[],
+                        line=[],
+                        position=seen_position(states[question.seq], question.seat),
+                        nodes=0,
+                        inference=question.to_dict(),
                     )
                 )
     except IntegrityError:
@@ -144,6 +182,7 @@ def play_computer_games(
 class Answer:
     correct: bool
     puzzle: Puzzle
+    given: list[Any]  # the answer as kept: the tile [a, b], or an inference's tiles
     rated: bool = False
     rating_before: int | None = None
     rating_after: int | None = None
@@ -168,18 +207,54 @@ def parse_play(puzzle: Puzzle, tile: str, end: str) -> tuple[list[int], str]:
     raise BadAnswer("that tile cannot be played on that end in this position")
 
 
+def parse_tiles(puzzle: Puzzle, tiles: str) -> list[list[int]]:
+    """An inference answer: the tiles chosen (``"a-b a-b ..."``, none at all
+    allowed), each among the position's unseen tiles, or ``BadAnswer``."""
+    assert puzzle.inference is not None
+    unseen = {tuple(tile) for tile in puzzle.inference["unseen"]}
+    chosen: set[tuple[int, int]] = set()
+    for word in tiles.replace(",", " ").split():
+        try:
+            a, b = (int(part) for part in word.split("-"))
+        except ValueError as error:
+            raise BadAnswer("tile must be written a-b, e.g. 3-5") from error
+        if not (0 <= a <= 6 and 0 <= b <= 6):
+            raise BadAnswer("tile numbers go from 0 to 6")
+        pair = (min(a, b), max(a, b))
+        if pair not in unseen:
+            raise BadAnswer("that tile is not one the player to move cannot see")
+        chosen.add(pair)
+    return [list(pair) for pair in sorted(chosen)]
+
+
 def is_solution(puzzle: Puzzle, tile: list[int], end: str) -> bool:
     return bool(tile == puzzle.solution_tile and (end in puzzle.solution_ends or not puzzle.position["line"]))
 
 
 def answer(
-    puzzle: Puzzle, *, user: AbstractBaseUser | AnonymousUser | None, session_key: str, tile: str, end: str
+    puzzle: Puzzle,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None,
+    session_key: str,
+    tile: str,
+    end: str,
+    tiles: str = "",
 ) -> Answer:
-    """Record an answer. A member's first answer to a puzzle moves their
-    puzzle rating and the puzzle's (OpenSkill: a win for whoever was right);
-    later answers and guests' answers count in the puzzle's figures only."""
-    pair, end = parse_play(puzzle, tile, end)
-    correct = is_solution(puzzle, pair, end)
+    """Record an answer (an inference puzzle's is ``tiles``, right when it is
+    exactly the tiles the opponent may hold). A member's first answer to a
+    puzzle moves their puzzle rating and the puzzle's (OpenSkill: a win for
+    whoever was right); later answers and guests' answers count in the
+    puzzle's figures only."""
+    given: list[Any]
+    if puzzle.kind == Puzzle.Kind.INFER:
+        given = parse_tiles(puzzle, tiles)
+        end = ""
+        assert puzzle.inference is not None
+        correct = given == sorted(list(tile) for tile in puzzle.inference["possible"])
+    else:
+        pair, end = parse_play(puzzle, tile, end)
+        given = pair
+        correct = is_solution(puzzle, pair, end)
     member = user if user is not None and user.is_authenticated else None
     with transaction.atomic():
         locked = Puzzle.objects.select_for_update().get(pk=puzzle.pk)
@@ -208,7 +283,7 @@ def answer(
             puzzle=locked,
             user_id=member.pk if member is not None else None,
             session_key="" if member is not None else session_key,
-            tile=pair,
+            tile=given,
             end=end,
             correct=correct,
             rated=rated,
@@ -218,7 +293,73 @@ def answer(
     return Answer(
         correct=correct,
         puzzle=puzzle,
+        given=given,
         rated=rated,
         rating_before=display_rating(before) if before is not None else None,
         rating_after=display_rating(after) if after is not None else None,
     )
+
+
+# The streak mode's run, kept in the viewer's session (guests have one too):
+# {"current": right answers so far, "puzzle": the puzzle dealt and not yet
+# answered (or None), "after": [mu, id] of the last puzzle dealt, "done":
+# the run's puzzles, "best": a guest's best run}.
+STREAK_KEY = "puzzles.streak"
+
+
+def new_streak(best: int = 0) -> dict[str, Any]:
+    return {"current": 0, "puzzle": None, "after": None, "done": [], "best": best}
+
+
+def deal_streak_puzzle(run: dict[str, Any]) -> Puzzle | None:
+    """The run's puzzle: the one dealt and not answered yet, else the next
+    harder one (``run`` is updated). None when no puzzle is left."""
+    if run["puzzle"] is not None:
+        current = Puzzle.objects.filter(pk=run["puzzle"]).first()
+        if current is not None:
+            return current
+    after = (float(run["after"][0]), int(run["after"][1])) if run["after"] is not None else None
+    puzzle = selectors.streak_next(after=after, done=run["done"])
+    run["puzzle"] = puzzle.pk if puzzle is not None else None
+    if puzzle is not None:
+        run["after"] = [puzzle.mu, puzzle.pk]
+    return puzzle
+
+
+@dataclass(frozen=True)
+class StreakResult:
+    current: int
+    best: int
+    over: bool
+
+
+def streak_answer(
+    run: dict[str, Any], puzzle: Puzzle, correct: bool, *, user_id: int | None
+) -> StreakResult | None:
+    """Count an answer in the streak run when ``puzzle`` is the one the run
+    dealt (else None and nothing changes). Right: the run goes on, one
+    longer; wrong: it is over and a new one starts at the next visit. A
+    member's best run is kept in their puzzle rating's row, a guest's in the
+    run itself."""
+    if run.get("puzzle") != puzzle.pk:
+        return None
+    run["puzzle"] = None
+    run["done"] = [*run["done"], puzzle.pk]
+    length = run["current"] + 1 if correct else run["current"]
+    best = int(run.get("best", 0))
+    if user_id is not None:
+        with transaction.atomic():
+            rating, _ = PuzzleRating.objects.select_for_update().get_or_create(user_id=user_id)
+            if length > rating.best_streak:
+                rating.best_streak = length
+                rating.save(update_fields=["best_streak", "updated_at"])
+            best = rating.best_streak
+    else:
+        best = max(best, length)
+    if correct:
+        run["current"] = length
+        run["best"] = best
+        return StreakResult(current=length, best=best, over=False)
+    run.clear()
+    run.update(new_streak(best if user_id is None else 0))
+    return StreakResult(current=length, best=best, over=True)

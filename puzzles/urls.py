@@ -7,6 +7,7 @@ app_name = "puzzles"
 urlpatterns = [
     path("puzzles/", views.next_puzzle, name="next"),
     path("puzzles/daily/", views.daily, name="daily"),
+    path("puzzles/streak/", views.streak, name="streak"),
     path("puzzles/export.csv", views.export_csv, name="export"),
     path("puzzles/history/", views.my_history, name="history"),
     path("puzzles/<int:puzzle_id>/", views.puzzle_page, name="puzzle"),

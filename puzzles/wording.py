@@ -65,6 +65,7 @@ def kind_text(kind: str) -> str:
         "block": _("Block your opponent: one play wins by blocking the game."),
         "domino": _("Race to domino: one play gets your side out first."),
         "count": _("Count the tiles: every play wins, one wins the most points."),
+        "infer": _("Read the passes and draws: which tiles can the opponent still hold?"),
     }.get(kind, kind)
 
 
@@ -90,3 +91,54 @@ def verdict(puzzle: Puzzle, correct: bool) -> str:
     if correct:
         return _("Right: %(solution)s wins.") % {"solution": solution}
     return _("Not this one: the winning play is %(solution)s.") % {"solution": solution}
+
+
+def history_text(entry: dict[str, Any], names: dict[int, str]) -> str:
+    """One event of an inference puzzle's public history in words (another
+    seat's drawn tile is not shown)."""
+    who = names.get(entry["seat"], str(entry["seat"] + 1))
+    ends = entry.get("ends")
+    if entry["action"] == "play":
+        return step_text(entry, names)
+    if entry["action"] == "draw":
+        if entry.get("tile") is not None:
+            return step_text(entry, names)
+        if ends:
+            return _("%(name)s draws a tile (the ends showed %(left)s and %(right)s).") % {
+                "name": who,
+                "left": ends[0],
+                "right": ends[1],
+            }
+        return _("%(name)s draws a tile.") % {"name": who}
+    if ends:
+        return _("%(name)s passes on %(left)s and %(right)s.") % {"name": who, "left": ends[0], "right": ends[1]}
+    return _("%(name)s passes.") % {"name": who}
+
+
+def infer_rows(puzzle: Puzzle, chosen: list[list[int]]) -> list[dict[str, Any]]:
+    """Each unseen tile, whether the opponent can hold it, and whether the answer chose it."""
+    assert puzzle.inference is not None
+    possible = {tuple(tile) for tile in puzzle.inference["possible"]}
+    picked = {tuple(tile) for tile in chosen}
+    rows = []
+    for low, high in puzzle.inference["unseen"]:
+        can = (low, high) in possible
+        rows.append(
+            {
+                "tile": [low, high],
+                "result": "win" if can else "loss",
+                "best": can,
+                "chosen": (low, high) in picked,
+                "text": (_("%(tile)s: may still be held.") if can else _("%(tile)s: cannot be held."))
+                % {"tile": f"{low}-{high}"},
+            }
+        )
+    return rows
+
+
+def infer_verdict(puzzle: Puzzle, correct: bool) -> str:
+    assert puzzle.inference is not None
+    tiles = " ".join(f"{low}-{high}" for low, high in puzzle.inference["possible"])
+    if correct:
+        return _("Right: the opponent can hold only %(tiles)s.") % {"tiles": tiles}
+    return _("Not quite: the opponent can hold exactly %(tiles)s.") % {"tiles": tiles}

@@ -240,3 +240,55 @@ def test_ratings_are_shown_next_to_names_at_ranked_tables_and_on_the_live_page(c
     assert "data-live-preview" in html
     assert 'data-tile="' in html[html.index("data-live-preview") :]
     assert "Scores: 0 \u2013 0" in html
+
+
+def test_profile_counts_wins_losses_and_draws_per_variant(client: Client, make_member) -> None:
+    from accounts import selectors
+    from games.models import Game
+
+    alice, bob, carol, dave = (make_member(name) for name in ("alice", "bob", "carol", "dave"))
+    assert selectors.results_by_variant(alice, viewer=None) == []
+    assert "data-results-by-variant" not in client.get("/u/alice/").content.decode()
+    want: dict[str, list[int]] = {}
+    games = []
+    for mode, players, seed in (
+        ("duel-block", [alice, bob], 4),
+        ("duel-block", [bob, alice], 5),
+        ("pairs", [alice, bob, carol, dave], 6),
+    ):
+        table = ranked_table(players, mode)
+        game = play_out(table, seed=seed)
+        games.append(game)
+        seat = players.index(alice)
+        side = seat % 2 if (game.rules or {}).get("teams") else seat
+        row = want.setdefault(f"{game.preset}/{len(players)}{'/pairs' if mode == 'pairs' else ''}", [0, 0, 0])
+        row[2 if game.winner is None else (0 if game.winner == side else 1)] += 1
+    # An aborted game counts for nothing.
+    aborted = play_out(ranked_table([alice, carol]), seed=7)
+    Game.objects.filter(pk=aborted.pk).update(result={**(aborted.result or {}), "aborted": True})
+    html = client.get("/u/alice/").content.decode()
+    shown = dict(re.findall(r'data-variant="([^"]+)" data-results="([^"]+)"', html))
+    assert shown == {key: "-".join(map(str, row)) for key, row in want.items()}
+    lines = {
+        line.preset + ("/pairs" if line.teams else ""): line
+        for line in selectors.results_by_variant(alice, viewer=None)
+    }
+    assert lines["duel-block"].played == 2
+    assert lines[games[2].preset + "/pairs"].played == 1
+    french = client.get("/u/alice/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Résultats par variante" in french
+    assert "par équipes" in french
+    # A private game is counted only for those who sat at it.
+    private = ranked_table([alice, bob])
+    Table.objects.filter(pk=private.pk).update(kind=Table.Kind.PRIVATE, mode="", public=False)
+    play_out(private, seed=8)
+    seen_by_carol = {
+        line.preset: line.played
+        for line in selectors.results_by_variant(alice, viewer=carol)
+        if not line.teams
+    }
+    seen_by_bob = {
+        line.preset: line.played for line in selectors.results_by_variant(alice, viewer=bob) if not line.teams
+    }
+    assert seen_by_carol == {"duel-block": 2}
+    assert seen_by_bob == {"duel-block": 3}

@@ -13,6 +13,7 @@ from games.coach.wording import action_text, points_text
 from games.models import Game, GameReview
 from games.play import selectors
 from games.play.modes import LEVEL_LABELS
+from games.signals import review_mistake_puzzles
 
 
 def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) -> dict[str, Any]:
@@ -55,6 +56,22 @@ def review_chart(moves: Sequence[dict[str, Any]], names: dict[int, str], biggest
     }
 
 
+def mistake_puzzles(game: Game, mistakes: Sequence[dict[str, Any]]) -> dict[int, str]:
+    """The puzzles the apps above made at the positions of these mistakes
+    (``games.signals.review_mistake_puzzles``): {a mistake's seq: the puzzle's url}."""
+    if not mistakes:
+        return {}
+    wanted = {int(row["seq"]): int(row["seat"]) for row in mistakes}
+    found: dict[int, str] = {}
+    for _receiver, links in review_mistake_puzzles.send(None, game=game, seqs=wanted):
+        if not isinstance(links, dict):
+            continue
+        for seq, url in links.items():
+            if int(seq) in wanted:
+                found.setdefault(int(seq), str(url))
+    return found
+
+
 def panel_context(game: Game) -> dict[str, Any]:
     """The review as the replay page shows it (read only: a missing review is
     queued by the periodic sweep, ``games.coach.selectors.missing_reviews``)."""
@@ -64,6 +81,9 @@ def panel_context(game: Game) -> dict[str, Any]:
     data: dict[str, Any] = (review.data or {}) if ready and review is not None else {}
     biggest = data.get("biggest", [])
     moves = [_row(item, names, biggest) for item in data.get("moves", [])]
+    puzzles = mistake_puzzles(game, [row for row in moves if row["mistake"] or row["big"]])
+    for row in moves:
+        row["puzzle_url"] = puzzles.get(int(row["seq"]), "")
     by_seq = {row["seq"]: row for row in moves}
     summary = [
         {"seat": int(seat), "name": names.get(int(seat), seat), **row}

@@ -74,4 +74,17 @@ def test_a_wrong_play_is_refused_and_the_right_one_accepted(new_context, site_se
     _tap(page, solution["tile"], solution["end"])
     page.wait_for_selector('[data-verdict][data-correct="true"]')
     assert page.get_attribute("[data-puzzle]", "data-answered") == "correct"
+
+    # An inference puzzle: choose the tiles the opponent can hold, then check.
+    question = next((p for p in puzzles if p["kind"] == "infer"), None)
+    assert question is not None, "six games gave no inference puzzle"
+    page = new_context(**PHONE).new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site_server.url}/puzzles/{question['id']}/")
+    assert page.locator("button[data-pick]").count() == len(question["unseen"])
+    for low, high in question["solution"]["tiles"]:
+        page.tap(f'button[data-pick="{low}-{high}"]')
+    page.tap("button[data-infer-submit]")
+    page.wait_for_selector('[data-verdict][data-correct="true"]')
+    assert page.locator("[data-alternatives] li[data-best]").count() == len(question["solution"]["tiles"])
     assert errors == []

@@ -29,6 +29,8 @@ def puzzles() -> list[Puzzle]:
     made = []
     for game in games:
         made.extend(services.search_game(game))
+    # The double-dummy ones (test_inference.py has the inference puzzles).
+    made = [puzzle for puzzle in made if puzzle.kind != Puzzle.Kind.INFER]
     assert made, "six duels gave no puzzle"
     return made
 
@@ -196,7 +198,7 @@ def test_the_public_file_lists_every_puzzle(client, puzzles):
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0][:5] == ["id", "kind", "source_table", "seq", "to_move"]
-    assert [int(row[0]) for row in rows[1:]] == sorted(p.pk for p in puzzles)
+    assert [int(row[0]) for row in rows[1:]] == sorted(Puzzle.objects.values_list("pk", flat=True))
     first = next(row for row in rows[1:] if int(row[0]) == puzzles[0].pk)
     assert (
         first[5]
@@ -225,3 +227,132 @@ def test_the_profile_draws_the_puzzle_rating_after_each_rated_answer(client, mak
         chart = json.loads(html.split('<script id="puzzle-rating-chart" type="application/json">')[1].split("</script>")[0])
         assert chart["series"][0]["values"] == ratings
         assert caption in html
+
+
+def _streak_page(client) -> int:
+    page = client.get(reverse("puzzles:streak"))
+    assert page.status_code == 200
+    html = page.content.decode()
+    return int(html.split('data-puzzle="')[1].split('"')[0])
+
+
+def test_a_streak_rises_in_rating_until_the_first_wrong_answer(client, make_member, puzzles):
+    assert len(puzzles) >= 3
+    Puzzle.objects.filter(kind=Puzzle.Kind.INFER).delete()  # only the double-dummy ones here
+    for n, puzzle in enumerate(puzzles):
+        Puzzle.objects.filter(pk=puzzle.pk).update(mu=30.0 - n)  # the last made is the easiest
+    by_id = {p.pk: p for p in puzzles}
+    member = make_member("streaker")
+    client.force_login(member)
+    dealt = [_streak_page(client)]
+    assert _streak_page(client) == dealt[0]  # the same until answered
+    ratings = []
+    for _ in range(2):
+        ratings.append(Puzzle.objects.get(pk=dealt[-1]).mu)
+        tile, end = _right(by_id[dealt[-1]])
+        reply = client.post(
+            reverse("puzzles:solve", args=[dealt[-1]]), {"tile": tile, "end": end, "streak": "1"}
+        ).json()
+        assert reply["streak"] == {"current": len(dealt), "best": len(dealt), "over": False}
+        dealt.append(_streak_page(client))
+    assert dealt[0] == puzzles[-1].pk  # the easiest first
+    assert len(set(dealt)) == 3
+    assert ratings[0] <= ratings[1] <= Puzzle.objects.get(pk=dealt[-1]).mu
+    # An answer outside the streak does not count in it.
+    other = next(p for p in puzzles if p.pk not in dealt)
+    reply = client.post(
+        reverse("puzzles:solve", args=[other.pk]),
+        {"tile": _right(other)[0], "end": _right(other)[1], "streak": "1"},
+    ).json()
+    assert "streak" not in reply
+    # The first wrong answer ends the run; the best is kept.
+    tile, end = _wrong(by_id[dealt[-1]])
+    reply = client.post(
+        reverse("puzzles:solve", args=[dealt[-1]]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 2, "best": 2, "over": True}
+    assert PuzzleRating.objects.get(user=member).best_streak == 2
+    assert _streak_page(client) == puzzles[-1].pk  # a new run starts from the easiest
+    html = client.get(reverse("puzzles:streak"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Série de problèmes" in html
+    assert 'data-best-streak="2"' in html
+    profile = client.get(
+        reverse("accounts:profile", args=["streaker"]), HTTP_ACCEPT_LANGUAGE="fr"
+    ).content.decode()
+    assert 'data-profile-best-streak="2"' in profile
+    assert "Meilleure série de problèmes : 2 d\u2019affilée." in profile
+    # A shorter run does not lower the best.
+    tile, end = _wrong(puzzles[-1])
+    reply = client.post(
+        reverse("puzzles:solve", args=[puzzles[-1].pk]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 0, "best": 2, "over": True}
+    assert "2" in reply["streak_text"]
+
+
+def test_a_guests_streak_and_best_are_kept_in_its_session(client, puzzles):
+    Puzzle.objects.filter(kind=Puzzle.Kind.INFER).delete()  # only the double-dummy ones here
+    first = _streak_page(client)
+    puzzle = Puzzle.objects.get(pk=first)
+    tile, end = _right(puzzle)
+    reply = client.post(
+        reverse("puzzles:solve", args=[first]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"] == {"current": 1, "best": 1, "over": False}
+    assert "Streak: 1 puzzle solved in a row." in reply["streak_text"]
+    second = _streak_page(client)
+    assert second != first
+    tile, end = _wrong(Puzzle.objects.get(pk=second))
+    reply = client.post(
+        reverse("puzzles:solve", args=[second]), {"tile": tile, "end": end, "streak": "1"}
+    ).json()
+    assert reply["streak"]["over"]
+    assert reply["streak"]["best"] == 1
+    assert 'data-best-streak="1"' in client.get(reverse("puzzles:streak")).content.decode()
+    assert not PuzzleRating.objects.exists()
+
+
+def test_a_reviews_mistake_links_to_the_puzzle_made_at_its_position(client, puzzles):
+    from games.models import Game, GameReview
+
+    puzzle = puzzles[0]
+    game = Game.objects.get(table_id=puzzle.table_id)
+    wrong_tile, wrong_end = _wrong(puzzle)
+    low, high = (int(n) for n in wrong_tile.split("-"))
+
+    def move(seq: int, seat: int) -> dict[str, object]:
+        return {
+            "seq": seq,
+            "seat": seat,
+            "round": puzzle.round,
+            "played": {"type": "play", "tile": [low, high], "end": wrong_end},
+            "best": {"type": "play", "tile": puzzle.solution_tile, "end": puzzle.solution_ends[0]},
+            "agrees": False,
+            "cost": 12.0,
+            "mistake": True,
+            "options": [],
+        }
+
+    at_puzzle = puzzle.seq + 1  # the move played from the puzzle's position
+    elsewhere = puzzle.seq + 3 if not Puzzle.objects.filter(table_id=puzzle.table_id, seq=puzzle.seq + 2).exists() else 1
+    other_seat = (puzzle.to_move + 1) % puzzle.players
+    data = {
+        "moves": [move(at_puzzle, puzzle.to_move), move(elsewhere, other_seat)],
+        "biggest": [at_puzzle, elsewhere],
+        "summary": {},
+        "computer": [],
+    }
+    GameReview.objects.create(game=game, status=GameReview.Status.READY, data=data)
+    url = reverse("puzzles:puzzle", args=[puzzle.pk])
+    html = client.get(f"/table/{game.table_id}/review/").content.decode()
+    assert f'<a href="{url}" data-mistake-puzzle="{at_puzzle}">Solve it as a puzzle</a>' in html
+    assert f'data-move-puzzle="{at_puzzle}"' in html
+    assert f'data-mistake-puzzle="{elsewhere}"' not in html
+    # The same position with another seat to move is not this puzzle.
+    data["moves"][0]["seat"] = other_seat
+    GameReview.objects.filter(game=game).update(data=data)
+    assert "data-mistake-puzzle" not in client.get(f"/table/{game.table_id}/review/").content.decode()
+    data["moves"][0]["seat"] = puzzle.to_move
+    GameReview.objects.filter(game=game).update(data=data)
+    french = client.get(f"/table/{game.table_id}/review/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Le résoudre comme un problème" in french
