@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import Profile
 from community.models import Block, ChatLine, ChatMute, ModerationAction, Standing
 from games.models import Table
 
@@ -76,8 +77,22 @@ def room_of(seat: int | None) -> str:
     return ChatLine.Room.SPECTATORS if seat is None else ChatLine.Room.PLAYERS
 
 
+def chat_off(user_id: int | None) -> bool:
+    """The member turned the table chat off (their preference, every table)."""
+    return user_id is not None and Profile.objects.filter(user_id=user_id, chat_off=True).exists()
+
+
+def chat_off_frame(off: bool) -> dict[str, Any]:
+    """The answer to the chat panel's switch: the whole chat off (or on again)
+    for this viewer. The table socket keeps it and delivers no line while off."""
+    return {"type": "chat_muted", "all": True, "mute": off}
+
+
 def history(*, table_id: int, seat: int | None, user_id: int | None) -> list[dict[str, Any]]:
-    """A socket's catch-up: the last lines of the viewer's room."""
+    """A socket's catch-up: the last lines of the viewer's room, or, for a
+    member who turned the chat off, only the frame that says so."""
+    if chat_off(user_id):
+        return [chat_off_frame(True)]
     return lines_for(table_id=table_id, rooms=[room_of(seat)], viewer_id=user_id, limit=HISTORY_LINES)
 
 

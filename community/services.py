@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.services import update_preferences
 from community import chat_filter, selectors
 from community.models import MAX_CHAT_CHARS, Block, ChatLine, ChatMute, ModerationAction, Report, Standing
 from games.models import Game, Table
@@ -82,6 +83,15 @@ def say(
         only_author=troll,
         hidden_from=selectors.hidden_from(table_id, user_id),
     )
+
+
+def mute_all(*, user_id: int | None, mute: bool) -> dict[str, object]:
+    """The chat panel's switch: the whole table chat off (or on again) for the
+    viewer, remembered as a member's preference (every table, the settings
+    page's "Turn the table chat off"); a guest's lasts as long as its socket."""
+    if user_id is not None:
+        update_preferences(user=get_user_model().objects.get(pk=user_id), chat_off=mute)
+    return selectors.chat_off_frame(mute)
 
 
 def mute(*, table_id: int, user_id: int | None, username: str, mute: bool) -> dict[str, object]:
