@@ -42,12 +42,15 @@ def hidden_from(table_id: int, author_id: int) -> tuple[int, ...]:
     return tuple(sorted(set(blockers) | set(muters)))
 
 
-def _not_hidden_for(viewer_id: int | None, table_id: int) -> Q:
+def _not_hidden_for(viewer_id: int | None, table_id: int | None) -> Q:
     if viewer_id is None:
         return Q(only_author=False)
-    muted = ChatMute.objects.filter(table_id=table_id, member_id=viewer_id).values("muted_id")
     blocked = Block.objects.filter(blocker_id=viewer_id).values("blocked_id")
-    return (Q(only_author=False) | Q(author_id=viewer_id)) & ~Q(author_id__in=muted) & ~Q(author_id__in=blocked)
+    shown = (Q(only_author=False) | Q(author_id=viewer_id)) & ~Q(author_id__in=blocked)
+    if table_id is None:
+        return shown
+    muted = ChatMute.objects.filter(table_id=table_id, member_id=viewer_id).values("muted_id")
+    return shown & ~Q(author_id__in=muted)
 
 
 def chat_frame(line: ChatLine, username: str) -> dict[str, Any]:
@@ -70,6 +73,20 @@ def lines_for(
     if limit is not None:
         picked = picked[:limit]
     return [chat_frame(line, line.author.get_username()) for line in reversed(list(picked))]
+
+
+def tournament_lines(*, tournament_id: int, viewer_id: int, limit: int = HISTORY_LINES) -> list[dict[str, Any]]:
+    """The last lines of a tournament's chat ``viewer_id`` may read, oldest
+    first, as ``chat`` frames: never a troll's but to the troll, never one of
+    a member the viewer blocked (the tournaments app shows them to its
+    players only)."""
+    lines = (
+        ChatLine.objects.filter(tournament_id=tournament_id, room=ChatLine.Room.TOURNAMENT)
+        .filter(_not_hidden_for(viewer_id, None))
+        .select_related("author")
+        .order_by("-created", "-pk")[:limit]
+    )
+    return [chat_frame(line, line.author.get_username()) for line in reversed(list(lines))]
 
 
 def room_of(seat: int | None) -> str:

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
@@ -37,16 +38,14 @@ class CommunityError(ValueError):
 # --- Chat ------------------------------------------------------------------------
 
 
-def say(
-    *, table_id: int, game_id: int | None, seat: int | None, user_id: int | None, text: str,
-    now: datetime | None = None,
-) -> ChatDelivery:
-    """Store a chat line and say who sees it. Refused (``ChatRefused``, nothing
-    stored) for a guest, during a chat timeout (with its reason), when empty or
-    too long, too fast, or said again."""
+def _checked(*, user_id: int | None, text: str, moment: datetime, said_here: Q) -> tuple[str, bool, bool]:
+    """The rules of every chat, a table's or a tournament's: members only,
+    not during a chat timeout (told why and until when), 140 characters, the
+    filter, the flood limit (every chat together), the same line again here
+    (``said_here``). Returns the text shown, whether the filter masked words,
+    and whether the author is marked as a troll."""
     if user_id is None:
         raise ChatRefused("not_allowed", _("Only members can write in the chat; guests can read it."))
-    moment = now or timezone.now()
     timeout = selectors.chat_timeout(user_id, now=moment)
     if timeout is not None and timeout.chat_timeout_until is not None:
         until = formats.date_format(timezone.localtime(timeout.chat_timeout_until), "DATETIME_FORMAT")
@@ -65,12 +64,24 @@ def say(
     if recent.count() >= FLOOD_LINES:
         raise ChatRefused("rate_limited", _("You are writing too fast: wait a few seconds."))
     said = ChatLine.objects.filter(
-        author_id=user_id, table_id=table_id, created__gt=moment - timedelta(seconds=REPEAT_SECONDS)
+        said_here, author_id=user_id, created__gt=moment - timedelta(seconds=REPEAT_SECONDS)
     ).values_list("text", flat=True)
     if any(line.casefold() == shown.casefold() for line in said):
         raise ChatRefused("repeated", _("You have just said that."))
     standing = selectors.standing_of(user_id)
-    troll = bool(standing and standing.troll)
+    return shown, filtered, bool(standing and standing.troll)
+
+
+def say(
+    *, table_id: int, game_id: int | None, seat: int | None, user_id: int | None, text: str,
+    now: datetime | None = None,
+) -> ChatDelivery:
+    """Store a chat line and say who sees it. Refused (``ChatRefused``, nothing
+    stored) for a guest, during a chat timeout (with its reason), when empty or
+    too long, too fast, or said again."""
+    moment = now or timezone.now()
+    shown, filtered, troll = _checked(user_id=user_id, text=text, moment=moment, said_here=Q(table_id=table_id))
+    assert user_id is not None  # _checked refuses a guest
     author = get_user_model().objects.get(pk=user_id)
     line = ChatLine.objects.create(
         table_id=table_id, game_id=game_id, author_id=user_id, room=selectors.room_of(seat), text=shown,
@@ -82,6 +93,20 @@ def say(
         author_id=user_id,
         only_author=troll,
         hidden_from=selectors.hidden_from(table_id, user_id),
+    )
+
+
+def say_in_tournament(*, tournament_id: int, user_id: int | None, text: str, now: datetime | None = None) -> ChatLine:
+    """A line of a tournament's chat (the tournaments app checks that the
+    author joined it): the same rules as at a table; its players read it on
+    the tournament page (``selectors.tournament_lines``)."""
+    moment = now or timezone.now()
+    shown, filtered, troll = _checked(
+        user_id=user_id, text=text, moment=moment, said_here=Q(tournament_id=tournament_id)
+    )
+    return ChatLine.objects.create(
+        tournament_id=tournament_id, author_id=user_id, room=ChatLine.Room.TOURNAMENT, text=shown,
+        filtered=filtered, only_author=troll, created=moment,
     )
 
 
