@@ -143,6 +143,7 @@ class ModerationAction(models.Model):
     class Kind(models.TextChoices):
         WARN = "warn", _("warning")
         CHAT_TIMEOUT = "chat_timeout", _("chat timeout")
+        LIFT_TIMEOUT = "lift_timeout", _("chat timeout lifted")
         TROLL = "troll", _("marked as troll")
         UNTROLL = "untroll", _("troll mark lifted")
         CLOSE = "close", _("account closed")

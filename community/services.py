@@ -231,10 +231,32 @@ def chat_timeout(
 
 
 @transaction.atomic
+def lift_chat_timeout(
+    *, member: User, moderator: User, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """The member's chat timeout ended now (they may write again at once).
+    Refused, nothing logged, when no timeout runs."""
+    if selectors.chat_timeout(member.pk) is None:
+        raise CommunityError(_("%(member)s has no chat timeout running.") % {"member": member.get_username()})
+    action = _log(
+        member=member, moderator=moderator, kind=ModerationAction.Kind.LIFT_TIMEOUT, reason=reason, report=report
+    )
+    Standing.objects.filter(member=member).update(chat_timeout_until=None, chat_timeout_reason="")
+    return action
+
+
+@transaction.atomic
 def mark_troll(
     *, member: User, moderator: User, reason: str, troll: bool = True, report: Report | None = None
 ) -> ModerationAction:
-    """A troll's lines are shown to themselves only (they are not told)."""
+    """A troll's lines are shown to themselves only (they are not told);
+    ``troll=False`` lifts the mark (their next lines are shown again; those
+    said while marked stay hidden). Lifting a mark that is not there is
+    refused, nothing logged."""
+    if not troll:
+        standing = selectors.standing_of(member.pk)
+        if standing is None or not standing.troll:
+            raise CommunityError(_("%(member)s is not marked as a troll.") % {"member": member.get_username()})
     kind = ModerationAction.Kind.TROLL if troll else ModerationAction.Kind.UNTROLL
     action = _log(member=member, moderator=moderator, kind=kind, reason=reason, report=report)
     Standing.objects.update_or_create(member=member, defaults={"troll": troll})

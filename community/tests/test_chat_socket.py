@@ -146,6 +146,11 @@ async def test_a_troll_s_lines_reach_only_themselves_live_and_in_the_catch_up() 
 
 async def test_a_blocked_member_s_lines_are_hidden_from_the_blocker_who_is_not_told() -> None:
     table_id, users, s = await _at_table()
+    # Before the block, Bob reads Ada; the block is made while his socket is
+    # open and applies to every line sent afterwards (worked out per line).
+    await s["ada"].send({"type": "chat", "text": "before the block"})
+    assert (await s["bob"].until("chat"))["text"] == "before the block"
+    await s["ada"].until("chat")
     await database_sync_to_async(services.block)(blocker=users[1], blocked=users[0])
     await s["ada"].send({"type": "chat", "text": "hello bob"})
     line = await s["ada"].until("chat")  # ada sees her line as always: nothing tells her
