@@ -104,6 +104,7 @@ def say_in_tournament(*, tournament_id: int, user_id: int | None, text: str, now
     shown, filtered, troll = _checked(
         user_id=user_id, text=text, moment=moment, said_here=Q(tournament_id=tournament_id)
     )
+    assert user_id is not None  # _checked refuses a guest
     return ChatLine.objects.create(
         tournament_id=tournament_id, author_id=user_id, room=ChatLine.Room.TOURNAMENT, text=shown,
         filtered=filtered, only_author=troll, created=moment,

@@ -193,7 +193,8 @@ async def test_the_chat_switch_turns_the_whole_chat_off_for_the_member_at_every_
     assert {"type": "chat_muted", "all": True, "mute": True} in got
     await s["ada"].send({"type": "chat", "text": "still nobody"})
     await s["ada"].until("chat")
-    assert _chats(again) == [] and not [f for f in await again.drain() if f["type"] == "chat"]
+    assert _chats(again) == []
+    assert not [f for f in await again.drain() if f["type"] == "chat"]
     # On again: the last lines come back, and the next ones are delivered.
     await again.send({"type": "chat_mute", "all": True, "mute": False})
     await again.until("chat_muted", mute=False)
