@@ -31,6 +31,7 @@ class PreferencesForm(forms.ModelForm):
             "sounds": _("Sounds at the table"),
             "confirm_moves": _("Confirm each move"),
             "mute_reactions": _("Mute the other players' reactions"),
+            "chat_off": _("Turn the table chat off"),
             "tile_faces": _("Tile faces"),
             "zen": _("Hide ratings during a game (zen mode)"),
             "notifications": _("Browser notifications"),
@@ -39,6 +40,7 @@ class PreferencesForm(forms.ModelForm):
             "language": _("The site's language for you, applied on every device you log in with."),
             "confirm_moves": _("Tap a tile to pick it, then the glowing end to place it: no move by a slip."),
             "tile_faces": _("How the tiles of the table show their numbers."),
+            "chat_off": _("No chat line reaches you at any table; the chat panel's switch changes it too."),
             "zen": _("Your rating and the other players' stay hidden at the table until the game is over."),
             "notifications": _(
                 "Let the site notify you in the browser of invitations to a table and of tournament starts. "
@@ -53,6 +55,7 @@ TABLE_SWITCHES: dict[str, tuple[str, Callable[[bool], Any]]] = {
     "mute-sounds": ("sounds", lambda on: not on),
     "confirm": ("confirm_moves", lambda on: on),
     "mute-reactions": ("mute_reactions", lambda on: on),
+    "chat-off": ("chat_off", lambda on: on),
     "tile-numbers": (
         "tile_faces",
         lambda on: Profile.TileFaces.NUMBERS if on else Profile.TileFaces.PIPS,

@@ -35,6 +35,8 @@ class Profile(models.Model):
     sounds = models.BooleanField(_("sounds at the table"), default=True)
     confirm_moves = models.BooleanField(_("confirm each move"), default=False)
     mute_reactions = models.BooleanField(_("mute the other players' reactions"), default=False)
+    # The table chat turned off for this member at every table (docs/moderation.md).
+    chat_off = models.BooleanField(_("turn the table chat off"), default=False)
     tile_faces = models.CharField(
         _("tile faces"), max_length=10, choices=TileFaces.choices, default=TileFaces.PIPS
     )

@@ -60,7 +60,9 @@ def ensure_profile(*, user: User) -> Profile:
     return profile
 
 
-PREFERENCES = ("language", "sounds", "confirm_moves", "mute_reactions", "tile_faces", "zen", "notifications")
+PREFERENCES = (
+    "language", "sounds", "confirm_moves", "mute_reactions", "chat_off", "tile_faces", "zen", "notifications",
+)
 """The member's preferences: fields of ``Profile`` the settings page edits."""
 
 

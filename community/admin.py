@@ -1,6 +1,6 @@
 """The moderation queue in the admin (docs/moderation.md): open reports
-first, with their evidence; actions warn, chat timeout, mark as troll, close
-the account, dismiss, each with the reason typed next to the action menu and
+first, with their evidence; actions warn, chat timeout (and lifting it), mark
+as troll (and lifting it), close the account, dismiss, each with the reason typed next to the action menu and
 logged (``ModerationAction``) with the moderator who took it."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ class ReportAdmin(admin.ModelAdmin):
     readonly_fields = ("reporter", "reported", "reason", "text", "table", "game", "chat_line", "evidence", "created")
     fields = (*readonly_fields, "status")
     action_form = ModerationForm
-    actions = ("warn", "chat_timeout", "mark_troll", "close_account", "dismiss")
+    actions = ("warn", "chat_timeout", "lift_chat_timeout", "mark_troll", "lift_troll", "close_account", "dismiss")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -76,6 +76,17 @@ class ReportAdmin(admin.ModelAdmin):
     def mark_troll(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.mark_troll(
             member=r.reported, moderator=request.user, reason=why, report=r), "marked")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Lift the reported member's chat timeout"))
+    def lift_chat_timeout(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.lift_chat_timeout(
+            member=r.reported, moderator=request.user, reason=why, report=r), "lifted")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Lift the reported member's troll mark"))
+    def lift_troll(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        _each(request, queryset, lambda r, why: services.mark_troll(
+            member=r.reported, moderator=request.user, reason=why, troll=False, report=r),  # type: ignore[arg-type]
+            "lifted")
 
     @admin.action(description=_("Close the reported member's account"))
     def close_account(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
@@ -106,13 +117,49 @@ class ModerationActionAdmin(admin.ModelAdmin):
         return False
 
 
+def _each_member(
+    request: HttpRequest, standings: QuerySet[Standing], act: Callable[[Standing, str], Any], done: str
+) -> None:
+    """An action on members' standings, with the reason typed beside the menu."""
+    reason = request.POST.get("reason", "").strip()
+    if not reason:
+        messages.error(request, _("Give the reason of the action."))
+        return
+    count = 0
+    for standing in standings.select_related("member"):
+        try:
+            act(standing, reason)
+        except services.CommunityError as error:
+            messages.error(request, error.message)
+            continue
+        count += 1
+    messages.success(request, f"{done}: {count}")
+
+
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):
+    """The members' standings: a troll mark or a chat timeout lifted from
+    here too (each logged with the moderator who lifted it)."""
+
     list_display = ("member", "troll", "chat_timeout_until", "chat_timeout_reason")
+    list_filter = ("troll",)
+    search_fields = ("member__username",)
     readonly_fields = ("member", "troll", "chat_timeout_until", "chat_timeout_reason")
+    action_form = ModerationForm
+    actions = ("lift_chat_timeout", "lift_troll")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.action(description=_("Lift the chat timeout"))
+    def lift_chat_timeout(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
+        _each_member(request, queryset, lambda s, why: services.lift_chat_timeout(
+            member=s.member, moderator=request.user, reason=why), "lifted")  # type: ignore[arg-type]
+
+    @admin.action(description=_("Lift the troll mark"))
+    def lift_troll(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
+        _each_member(request, queryset, lambda s, why: services.mark_troll(
+            member=s.member, moderator=request.user, reason=why, troll=False), "lifted")  # type: ignore[arg-type]
 
 
 @admin.register(ChatLine)

@@ -13,16 +13,22 @@ MAX_CHAT_CHARS = 140
 
 
 class ChatLine(models.Model):
-    """A line said at a table, stored before anyone sees it. ``room``: the
-    players' or the spectators' chat (apart); ``only_author``: its author was
-    marked as a troll, so nobody else sees it; ``filtered``: the insult filter
-    masked words of it (``text`` is what was shown)."""
+    """A line said at a table or in a tournament, stored before anyone sees
+    it. ``room``: the players' or the spectators' chat of a table (apart), or
+    a tournament's (``tournament_id``: its players read it; a plain number,
+    since the tournaments app sits above this one); ``only_author``: its
+    author was marked as a troll, so nobody else sees it; ``filtered``: the
+    insult filter masked words of it (``text`` is what was shown)."""
 
     class Room(models.TextChoices):
         PLAYERS = "players", _("players")
         SPECTATORS = "spectators", _("spectators")
+        TOURNAMENT = "tournament", _("tournament")
 
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="chat_lines")
+    table = models.ForeignKey(
+        "games.Table", on_delete=models.CASCADE, null=True, blank=True, related_name="chat_lines"
+    )
+    tournament_id = models.PositiveIntegerField(null=True, blank=True)
     game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="chat_lines")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_lines")
     room = models.CharField(max_length=10, choices=Room.choices)
@@ -35,10 +41,19 @@ class ChatLine(models.Model):
         indexes = [
             models.Index(fields=["table", "room", "created"]),
             models.Index(fields=["author", "created"]),
+            models.Index(fields=["tournament_id", "created"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(table__isnull=False) & Q(tournament_id__isnull=True))
+                | (Q(table__isnull=True) & Q(tournament_id__isnull=False)),
+                name="community_line_at_table_or_tournament",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.author_id}@{self.table_id}: {self.text[:30]}"
+        place = self.table_id if self.table_id is not None else f"t{self.tournament_id}"
+        return f"{self.author_id}@{place}: {self.text[:30]}"
 
 
 class ChatMute(models.Model):
@@ -128,6 +143,7 @@ class ModerationAction(models.Model):
     class Kind(models.TextChoices):
         WARN = "warn", _("warning")
         CHAT_TIMEOUT = "chat_timeout", _("chat timeout")
+        LIFT_TIMEOUT = "lift_timeout", _("chat timeout lifted")
         TROLL = "troll", _("marked as troll")
         UNTROLL = "untroll", _("troll mark lifted")
         CLOSE = "close", _("account closed")

@@ -32,8 +32,11 @@ def on_history(
 
 @receiver(table_chat_mute, dispatch_uid="community.chat_mute")
 def on_mute(
-    sender: Any, *, table_id: int, user_id: int | None, username: str, mute: bool, **kwargs: Any
+    sender: Any, *, table_id: int, user_id: int | None, username: str, mute: bool, everyone: bool = False,
+    **kwargs: Any,
 ) -> dict[str, object]:
+    if everyone:
+        return services.mute_all(user_id=user_id, mute=mute)
     return services.mute(table_id=table_id, user_id=user_id, username=username, mute=mute)
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import Profile
 from community.models import Block, ChatLine, ChatMute, ModerationAction, Standing
 from games.models import Table
 
@@ -41,12 +42,15 @@ def hidden_from(table_id: int, author_id: int) -> tuple[int, ...]:
     return tuple(sorted(set(blockers) | set(muters)))
 
 
-def _not_hidden_for(viewer_id: int | None, table_id: int) -> Q:
+def _not_hidden_for(viewer_id: int | None, table_id: int | None) -> Q:
     if viewer_id is None:
         return Q(only_author=False)
-    muted = ChatMute.objects.filter(table_id=table_id, member_id=viewer_id).values("muted_id")
     blocked = Block.objects.filter(blocker_id=viewer_id).values("blocked_id")
-    return (Q(only_author=False) | Q(author_id=viewer_id)) & ~Q(author_id__in=muted) & ~Q(author_id__in=blocked)
+    shown = (Q(only_author=False) | Q(author_id=viewer_id)) & ~Q(author_id__in=blocked)
+    if table_id is None:
+        return shown
+    muted = ChatMute.objects.filter(table_id=table_id, member_id=viewer_id).values("muted_id")
+    return shown & ~Q(author_id__in=muted)
 
 
 def chat_frame(line: ChatLine, username: str) -> dict[str, Any]:
@@ -71,13 +75,41 @@ def lines_for(
     return [chat_frame(line, line.author.get_username()) for line in reversed(list(picked))]
 
 
+def tournament_lines(*, tournament_id: int, viewer_id: int, limit: int = HISTORY_LINES) -> list[dict[str, Any]]:
+    """The last lines of a tournament's chat ``viewer_id`` may read, oldest
+    first, as ``chat`` frames: never a troll's but to the troll, never one of
+    a member the viewer blocked (the tournaments app shows them to its
+    players only)."""
+    lines = (
+        ChatLine.objects.filter(tournament_id=tournament_id, room=ChatLine.Room.TOURNAMENT)
+        .filter(_not_hidden_for(viewer_id, None))
+        .select_related("author")
+        .order_by("-created", "-pk")[:limit]
+    )
+    return [chat_frame(line, line.author.get_username()) for line in reversed(list(lines))]
+
+
 def room_of(seat: int | None) -> str:
     """A seat writes and reads the players' chat; a watcher the spectators'."""
     return ChatLine.Room.SPECTATORS if seat is None else ChatLine.Room.PLAYERS
 
 
+def chat_off(user_id: int | None) -> bool:
+    """The member turned the table chat off (their preference, every table)."""
+    return user_id is not None and Profile.objects.filter(user_id=user_id, chat_off=True).exists()
+
+
+def chat_off_frame(off: bool) -> dict[str, Any]:
+    """The answer to the chat panel's switch: the whole chat off (or on again)
+    for this viewer. The table socket keeps it and delivers no line while off."""
+    return {"type": "chat_muted", "all": True, "mute": off}
+
+
 def history(*, table_id: int, seat: int | None, user_id: int | None) -> list[dict[str, Any]]:
-    """A socket's catch-up: the last lines of the viewer's room."""
+    """A socket's catch-up: the last lines of the viewer's room, or, for a
+    member who turned the chat off, only the frame that says so."""
+    if chat_off(user_id):
+        return [chat_off_frame(True)]
     return lines_for(table_id=table_id, rooms=[room_of(seat)], viewer_id=user_id, limit=HISTORY_LINES)
 
 

@@ -8,9 +8,11 @@ from datetime import datetime, timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from accounts.services import update_preferences
 from community import chat_filter, selectors
 from community.models import MAX_CHAT_CHARS, Block, ChatLine, ChatMute, ModerationAction, Report, Standing
 from games.models import Game, Table
@@ -36,16 +38,14 @@ class CommunityError(ValueError):
 # --- Chat ------------------------------------------------------------------------
 
 
-def say(
-    *, table_id: int, game_id: int | None, seat: int | None, user_id: int | None, text: str,
-    now: datetime | None = None,
-) -> ChatDelivery:
-    """Store a chat line and say who sees it. Refused (``ChatRefused``, nothing
-    stored) for a guest, during a chat timeout (with its reason), when empty or
-    too long, too fast, or said again."""
+def _checked(*, user_id: int | None, text: str, moment: datetime, said_here: Q) -> tuple[str, bool, bool]:
+    """The rules of every chat, a table's or a tournament's: members only,
+    not during a chat timeout (told why and until when), 140 characters, the
+    filter, the flood limit (every chat together), the same line again here
+    (``said_here``). Returns the text shown, whether the filter masked words,
+    and whether the author is marked as a troll."""
     if user_id is None:
         raise ChatRefused("not_allowed", _("Only members can write in the chat; guests can read it."))
-    moment = now or timezone.now()
     timeout = selectors.chat_timeout(user_id, now=moment)
     if timeout is not None and timeout.chat_timeout_until is not None:
         until = formats.date_format(timezone.localtime(timeout.chat_timeout_until), "DATETIME_FORMAT")
@@ -64,12 +64,24 @@ def say(
     if recent.count() >= FLOOD_LINES:
         raise ChatRefused("rate_limited", _("You are writing too fast: wait a few seconds."))
     said = ChatLine.objects.filter(
-        author_id=user_id, table_id=table_id, created__gt=moment - timedelta(seconds=REPEAT_SECONDS)
+        said_here, author_id=user_id, created__gt=moment - timedelta(seconds=REPEAT_SECONDS)
     ).values_list("text", flat=True)
     if any(line.casefold() == shown.casefold() for line in said):
         raise ChatRefused("repeated", _("You have just said that."))
     standing = selectors.standing_of(user_id)
-    troll = bool(standing and standing.troll)
+    return shown, filtered, bool(standing and standing.troll)
+
+
+def say(
+    *, table_id: int, game_id: int | None, seat: int | None, user_id: int | None, text: str,
+    now: datetime | None = None,
+) -> ChatDelivery:
+    """Store a chat line and say who sees it. Refused (``ChatRefused``, nothing
+    stored) for a guest, during a chat timeout (with its reason), when empty or
+    too long, too fast, or said again."""
+    moment = now or timezone.now()
+    shown, filtered, troll = _checked(user_id=user_id, text=text, moment=moment, said_here=Q(table_id=table_id))
+    assert user_id is not None  # _checked refuses a guest
     author = get_user_model().objects.get(pk=user_id)
     line = ChatLine.objects.create(
         table_id=table_id, game_id=game_id, author_id=user_id, room=selectors.room_of(seat), text=shown,
@@ -82,6 +94,30 @@ def say(
         only_author=troll,
         hidden_from=selectors.hidden_from(table_id, user_id),
     )
+
+
+def say_in_tournament(*, tournament_id: int, user_id: int | None, text: str, now: datetime | None = None) -> ChatLine:
+    """A line of a tournament's chat (the tournaments app checks that the
+    author joined it): the same rules as at a table; its players read it on
+    the tournament page (``selectors.tournament_lines``)."""
+    moment = now or timezone.now()
+    shown, filtered, troll = _checked(
+        user_id=user_id, text=text, moment=moment, said_here=Q(tournament_id=tournament_id)
+    )
+    assert user_id is not None  # _checked refuses a guest
+    return ChatLine.objects.create(
+        tournament_id=tournament_id, author_id=user_id, room=ChatLine.Room.TOURNAMENT, text=shown,
+        filtered=filtered, only_author=troll, created=moment,
+    )
+
+
+def mute_all(*, user_id: int | None, mute: bool) -> dict[str, object]:
+    """The chat panel's switch: the whole table chat off (or on again) for the
+    viewer, remembered as a member's preference (every table, the settings
+    page's "Turn the table chat off"); a guest's lasts as long as its socket."""
+    if user_id is not None:
+        update_preferences(user=get_user_model().objects.get(pk=user_id), chat_off=mute)
+    return selectors.chat_off_frame(mute)
 
 
 def mute(*, table_id: int, user_id: int | None, username: str, mute: bool) -> dict[str, object]:
@@ -196,10 +232,32 @@ def chat_timeout(
 
 
 @transaction.atomic
+def lift_chat_timeout(
+    *, member: User, moderator: User, reason: str, report: Report | None = None
+) -> ModerationAction:
+    """The member's chat timeout ended now (they may write again at once).
+    Refused, nothing logged, when no timeout runs."""
+    if selectors.chat_timeout(member.pk) is None:
+        raise CommunityError(_("%(member)s has no chat timeout running.") % {"member": member.get_username()})
+    action = _log(
+        member=member, moderator=moderator, kind=ModerationAction.Kind.LIFT_TIMEOUT, reason=reason, report=report
+    )
+    Standing.objects.filter(member=member).update(chat_timeout_until=None, chat_timeout_reason="")
+    return action
+
+
+@transaction.atomic
 def mark_troll(
     *, member: User, moderator: User, reason: str, troll: bool = True, report: Report | None = None
 ) -> ModerationAction:
-    """A troll's lines are shown to themselves only (they are not told)."""
+    """A troll's lines are shown to themselves only (they are not told);
+    ``troll=False`` lifts the mark (their next lines are shown again; those
+    said while marked stay hidden). Lifting a mark that is not there is
+    refused, nothing logged."""
+    if not troll:
+        standing = selectors.standing_of(member.pk)
+        if standing is None or not standing.troll:
+            raise CommunityError(_("%(member)s is not marked as a troll.") % {"member": member.get_username()})
     kind = ModerationAction.Kind.TROLL if troll else ModerationAction.Kind.UNTROLL
     action = _log(member=member, moderator=moderator, kind=kind, reason=reason, report=report)
     Standing.objects.update_or_create(member=member, defaults={"troll": troll})

@@ -77,8 +77,11 @@ table_chat = Signal()
 # ``chat`` frames (a socket's catch-up). Arguments: table_id, seat, user_id.
 table_chat_history = Signal()
 # ``table_chat_mute``: the viewer mutes (or unmutes) a member's lines at this
-# table. Arguments: table_id, user_id, username, mute. A receiver returns the
-# frame to send back, or raises ``ChatRefused``.
+# table, or, with ``everyone=True`` (username ""), the whole chat. Arguments:
+# table_id, user_id, username, mute, everyone. A receiver returns the frame to
+# send back, or raises ``ChatRefused``. A ``chat_muted`` frame with
+# ``"all": true`` (that answer, or the first of a catch-up) turns the socket's
+# delivery of lines off or on.
 table_chat_mute = Signal()
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from community import selectors as community_selectors
 from games.models import Seat, Table
 from tournaments.models import GameSeat, Player, Tournament
 
@@ -72,6 +74,14 @@ def entry(tournament: Tournament, user_id: int | None) -> Player | None:
     if user_id is None:
         return None
     return Player.objects.filter(tournament=tournament, user_id=user_id).first()
+
+
+def chat(tournament: Tournament, user_id: int | None) -> list[dict[str, Any]] | None:
+    """The tournament's chat as this viewer reads it (its last lines), or
+    None: only the members who joined read it."""
+    if entry(tournament, user_id) is None or user_id is None:
+        return None
+    return community_selectors.tournament_lines(tournament_id=tournament.pk, viewer_id=user_id)
 
 
 def current_table(player: Player) -> Table | None:

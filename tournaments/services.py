@@ -25,11 +25,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from community import services as community
 from games.models import Game, Move, Table
 from games.play import selectors as game_selectors
 from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES
 from games.play.services import InGame, SeatSpec, create_table
+from games.signals import ChatRefused
 from games.verifier import arena
 from lobby import broadcast
 from tournaments import selectors
@@ -106,6 +108,17 @@ def join(*, tournament: Tournament, user: User) -> Player:
             player.withdrawn = player.paused = False
             player.save(update_fields=["withdrawn", "paused"])
     return player
+
+
+def say(*, tournament: Tournament, user: User, text: str) -> None:
+    """A line of the tournament's chat, for the members who joined it (the
+    community's rules: filter, flood, repeat, timeout, troll)."""
+    if selectors.entry(tournament, user.pk) is None:
+        raise TournamentError(_("Only the tournament's players write in its chat."))
+    try:
+        community.say_in_tournament(tournament_id=tournament.pk, user_id=user.pk, text=text)
+    except ChatRefused as refused:
+        raise TournamentError(refused.message) from None
 
 
 def _player(tournament: Tournament, user: User) -> Player:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/new/", views.new, name="new"),
     path("tournaments/<int:tournament_id>/", views.detail, name="detail"),
     path("tournaments/<int:tournament_id>/standings/", views.standings, name="standings"),
+    path("tournaments/<int:tournament_id>/chat/", views.chat, name="chat"),
     path("tournaments/<int:tournament_id>/join/", views.join, name="join"),
     path("tournaments/<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("tournaments/<int:tournament_id>/pause/", views.pause, name="pause"),

@@ -81,6 +81,7 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "seconds_left": selectors.seconds_left(tournament),
         "podium": tournament.final_standings[:3],
         "page_url": _page(tournament),
+        "chat": selectors.chat(tournament, user_id),
         "scoring": {
             "win": arena.WIN,
             "draw": arena.DRAW,
@@ -102,6 +103,26 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings panel alone (the page refreshes it as games end)."""
     tournament = _visible(request, tournament_id)
     return render(request, "tournaments/_standings.html", _context(request, tournament))
+
+
+@require_http_methods(["GET", "POST"])
+def chat(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The tournament's chat: GET its lines (the fragment the page refreshes
+    with the standings), POST ``text`` a line; its players only."""
+    tournament = _visible(request, tournament_id)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if request.method == "POST":
+        if user_id is None:
+            return HttpResponseRedirect(f"{reverse('account_login')}?next={_page(tournament)}")
+        try:
+            services.say(tournament=tournament, user=request.user, text=request.POST.get("text", ""))  # type: ignore[arg-type]
+        except services.TournamentError as error:
+            messages.error(request, str(error))
+        return HttpResponseRedirect(f"{_page(tournament)}#chat", status=303)
+    lines = selectors.chat(tournament, user_id)
+    if lines is None:
+        raise Http404
+    return render(request, "tournaments/_chat_lines.html", {"chat": lines})
 
 
 def _act(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:

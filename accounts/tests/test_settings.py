@@ -20,6 +20,7 @@ ALL_ON = {
     "sounds": "",  # a checkbox left unticked is absent; "" stands for it below
     "confirm_moves": "on",
     "mute_reactions": "on",
+    "chat_off": "on",
     "tile_faces": "numbers",
     "zen": "on",
     "notifications": "on",
@@ -69,7 +70,8 @@ def test_the_settings_page_speaks_both_languages_and_leads_to_every_setting(
         assert text in html, text
     for url in ("/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/account/export/", "/account/close/"):
         assert f'href="{url}"' in html, url
-    for name in ("language", "sounds", "confirm_moves", "mute_reactions", "tile_faces", "zen", "notifications"):
+    for name in ("language", "sounds", "confirm_moves", "mute_reactions", "chat_off", "tile_faces", "zen",
+                 "notifications"):
         assert f'name="{name}"' in html, name
 
 
@@ -81,6 +83,7 @@ def test_the_settings_are_saved_on_the_profile(make_member) -> None:
     profile = Profile.objects.get(user=alice)
     assert (profile.language, profile.sounds, profile.confirm_moves, profile.mute_reactions) == ("fr", False, True, True)
     assert (profile.tile_faces, profile.zen, profile.notifications) == ("numbers", True, True)
+    assert profile.chat_off is True
     # The language applies at once: the answer sets Django's language cookie.
     assert response.cookies["django_language"].value == "fr"
     page = client.get("/account/settings/").content.decode()
@@ -127,6 +130,8 @@ def test_a_switch_of_the_table_page_saves_the_members_preference(make_member) ->
         ("mute-sounds", "1", "sounds", False),
         ("confirm", "1", "confirm_moves", True),
         ("mute-reactions", "1", "mute_reactions", True),
+        ("chat-off", "1", "chat_off", True),
+        ("chat-off", "0", "chat_off", False),
         ("tile-numbers", "1", "tile_faces", "numbers"),
         ("tile-numbers", "0", "tile_faces", "pips"),
         ("mute-sounds", "0", "sounds", True),

@@ -1,6 +1,7 @@
 """The table chat in headless Chromium, on the real site (Daphne, embedded
 mode): a member at a table writes a line full of markup; it shows as the
-text typed, with no element made of it (no bold, no link, no image)."""
+text typed, with no element made of it (no bold, no link, no image); the
+panel's switch turns the whole chat off, remembered across a reload."""
 
 from __future__ import annotations
 
@@ -34,6 +35,19 @@ def test_a_chat_line_with_markup_shows_as_text(new_context, site_server) -> None
     assert page.evaluate("window.hacked") is None
     # After a reload, the catch-up brings the line again, still as text.
     page.reload()
+    page.locator("#chat-lines .chat-line").wait_for()
+    assert page.locator("#chat-lines .chat-text").all_text_contents() == [MARKUP]
+    # The switch turns the whole chat off: the lines and the form go, a note
+    # says why; it is remembered (a reload, the settings page).
+    page.check("#chat-off")
+    page.locator("#chat-off-note").wait_for()
+    assert page.locator("#chat-lines .chat-line").count() == 0
+    assert page.locator("#chat-form").is_hidden()
+    page.reload()
+    page.locator("#chat-off-note").wait_for()
+    assert page.locator("#chat-off").is_checked()
+    assert page.locator("#chat-lines .chat-line").count() == 0
+    page.uncheck("#chat-off")
     page.locator("#chat-lines .chat-line").wait_for()
     assert page.locator("#chat-lines .chat-text").all_text_contents() == [MARKUP]
     assert errors == []

@@ -146,6 +146,11 @@ async def test_a_troll_s_lines_reach_only_themselves_live_and_in_the_catch_up() 
 
 async def test_a_blocked_member_s_lines_are_hidden_from_the_blocker_who_is_not_told() -> None:
     table_id, users, s = await _at_table()
+    # Before the block, Bob reads Ada; the block is made while his socket is
+    # open and applies to every line sent afterwards (worked out per line).
+    await s["ada"].send({"type": "chat", "text": "before the block"})
+    assert (await s["bob"].until("chat"))["text"] == "before the block"
+    await s["ada"].until("chat")
     await database_sync_to_async(services.block)(blocker=users[1], blocked=users[0])
     await s["ada"].send({"type": "chat", "text": "hello bob"})
     line = await s["ada"].until("chat")  # ada sees her line as always: nothing tells her
@@ -168,4 +173,44 @@ async def test_bad_chat_frames_are_refused_and_nothing_is_stored() -> None:
         error = await s["ada"].until("error")
         assert (error["code"], error["reason"]) == ("bad_frame", "chat")
     assert await database_sync_to_async(ChatLine.objects.count)() == 0
+    await _close(s)
+
+
+async def test_the_chat_switch_turns_the_whole_chat_off_for_the_member_at_every_table() -> None:
+    table_id, users, s = await _at_table()
+    await s["bob"].send({"type": "chat_mute", "all": True, "mute": True})
+    assert await s["bob"].until("chat_muted") == {"type": "chat_muted", "all": True, "mute": True}
+    await s["ada"].send({"type": "chat", "text": "anyone there"})
+    await s["ada"].until("chat")
+    assert not [f for f in await s["bob"].drain() if f["type"] == "chat"]
+    # Remembered as his preference: a new socket gets no line, only the switch's state.
+    profile = await database_sync_to_async(lambda: users[1].profile.__class__.objects.get(user=users[1]))()
+    assert profile.chat_off is True
+    again = Socket(table_id, session_key=KEYS["bob"])
+    await again.connect()
+    got = await again.drain(0.2)
+    assert _chats(again) == []
+    assert {"type": "chat_muted", "all": True, "mute": True} in got
+    await s["ada"].send({"type": "chat", "text": "still nobody"})
+    await s["ada"].until("chat")
+    assert _chats(again) == []
+    assert not [f for f in await again.drain() if f["type"] == "chat"]
+    # On again: the last lines come back, and the next ones are delivered.
+    await again.send({"type": "chat_mute", "all": True, "mute": False})
+    await again.until("chat_muted", mute=False)
+    back = [f["text"] for f in await again.drain(0.2) if f["type"] == "chat"]
+    assert back == ["anyone there", "still nobody"]
+    await s["ada"].send({"type": "chat", "text": "welcome back"})
+    assert (await again.until("chat"))["text"] == "welcome back"
+    await again.close()
+    await _close(s)
+
+
+async def test_a_guest_s_chat_switch_lasts_as_long_as_its_socket() -> None:
+    _table_id, _users, s = await _at_table()
+    await s["guest"].send({"type": "chat_mute", "all": True, "mute": True})
+    await s["guest"].until("chat_muted")
+    await s["cleo"].send({"type": "chat", "text": "hello stands"})
+    await s["cleo"].until("chat")
+    assert not [f for f in await s["guest"].drain() if f["type"] == "chat"]
     await _close(s)

@@ -143,3 +143,47 @@ def test_a_report_from_a_name_at_the_table_attaches_that_table_and_its_game(make
     assert (report.reporter, report.reported, report.table_id, report.game_id) == (ada, bob, table.pk, table.game.pk)
     assert report.evidence["table"] == table.pk
     assert [line["text"] for line in report.evidence["chat"]] == ["you are terrible"]
+
+
+def test_the_moderators_lift_a_troll_mark_and_a_chat_timeout_from_the_admin_each_logged(make_member) -> None:
+    ada, bob, cleo = make_member("ada"), make_member("bob"), make_member("cleo")
+    staff = get_user_model().objects.create_superuser("mod", "mod@example.com", "secret-pass-123")
+    services.mark_troll(member=bob, moderator=staff, reason="spam")
+    services.chat_timeout(member=bob, moderator=staff, reason="insults", hours=2)
+    table = ranked_table([ada, bob])
+    admin = logged_in(staff)
+    url = "/admin/community/standing/"
+    assert "bob" in admin.get(url).content.decode()
+
+    def act(action: str, *members, **extra: str):
+        selected = [str(member.pk) for member in members]
+        return admin.post(url, {"action": action, "_selected_action": selected, "index": "0", **extra}, follow=True)
+
+    act("lift_chat_timeout", bob, reason="")  # no reason: nothing done
+    assert Standing.objects.get(member=bob).chat_timeout_until is not None
+    act("lift_chat_timeout", bob, reason="apologised")
+    standing = Standing.objects.get(member=bob)
+    assert (standing.chat_timeout_until, standing.chat_timeout_reason, standing.troll) == (None, "", True)
+    # He writes again at once; still a troll, his line reaches only himself.
+    delivery = services.say(table_id=table.pk, game_id=table.game.pk, seat=1, user_id=bob.pk, text="sorry")
+    assert delivery.only_author
+    # Lifting what is not there is refused, nothing logged.
+    page = act("lift_chat_timeout", bob, reason="again").content.decode()
+    assert "has no chat timeout running." in page  # the admin capitalises its messages
+    # From a report too.
+    report = services.report(reporter=ada, reported=bob, reason="abuse")
+    admin.post("/admin/community/report/", {
+        "action": "lift_troll", "_selected_action": [str(report.pk)], "index": "0", "reason": "behaves now",
+    })
+    assert not Standing.objects.get(member=bob).troll
+    assert not services.say(table_id=table.pk, game_id=table.game.pk, seat=1, user_id=bob.pk, text="gg").only_author
+    services.mark_troll(member=cleo, moderator=staff, reason="flood", troll=True)
+    services.mark_troll(member=cleo, moderator=staff, reason="flood over", troll=False)
+    assert "is not marked as a troll." in act("lift_troll", cleo, reason="again").content.decode()
+    kinds = list(ModerationAction.objects.order_by("pk").values_list("kind", "moderator__username", "reason"))
+    assert kinds == [
+        ("troll", "mod", "spam"), ("chat_timeout", "mod", "insults"), ("lift_timeout", "mod", "apologised"),
+        ("untroll", "mod", "behaves now"), ("troll", "mod", "flood"), ("untroll", "mod", "flood over"),
+    ]
+    report.refresh_from_db()
+    assert report.status == Report.Status.ACTED

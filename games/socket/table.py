@@ -95,6 +95,8 @@ class TableConsumer(JsonSocket):
     seat_info: selectors.SeatInfo
     has_computers: bool = False
     language: str
+    # The viewer turned the whole chat off (community's answer): no line delivered.
+    chat_off: bool = False
 
     # -- connection ------------------------------------------------------------
 
@@ -418,7 +420,14 @@ class TableConsumer(JsonSocket):
             table_chat_history, seat=self.seat, user_id=self.user_id
         )
         for frame in lines or ():
+            self._note_chat_off(frame)
             await self.send_json(frame)
+
+    def _note_chat_off(self, frame: dict[str, Any]) -> None:
+        """The viewer turned the whole chat off (or on): no line is delivered
+        to this socket while it is off (games.signals.table_chat_mute)."""
+        if frame.get("type") == "chat_muted" and frame.get("all") is True:
+            self.chat_off = bool(frame.get("mute"))
 
     async def handle_chat(self, content: dict[str, Any]) -> None:
         """A line of the table's chat: the players' room from a seat, the
@@ -448,14 +457,16 @@ class TableConsumer(JsonSocket):
         )
 
     async def handle_chat_mute(self, content: dict[str, Any]) -> None:
-        """Mute (or unmute) a member's lines at this table, for this viewer."""
-        username, mute = content.get("user"), content.get("mute", True)
+        """Mute (or unmute) a member's lines at this table, for this viewer;
+        with ``"all": true``, the whole chat (the panel's switch)."""
+        everyone = content.get("all", False) is True
+        username, mute = ("" if everyone else content.get("user")), content.get("mute", True)
         if not isinstance(username, str) or not isinstance(mute, bool):
             await self.send_error("bad_frame", _("Say whom to mute (user) and whether (mute)."), reason="chat_mute")
             return
         try:
             frame = await database_sync_to_async(self._ask)(
-                table_chat_mute, user_id=self.user_id, username=username, mute=mute
+                table_chat_mute, user_id=self.user_id, username=username, mute=mute, everyone=everyone
             )
         except ChatRefused as refused:
             await self.send_error(refused.code, refused.message, reason="chat_mute", **refused.extra)
@@ -463,13 +474,20 @@ class TableConsumer(JsonSocket):
         if frame is None:
             await self.send_error("not_allowed", _("There is no chat at this table."), reason="chat_mute")
             return
+        was_off = self.chat_off
+        self._note_chat_off(frame)
         await self.send_json(frame)
+        if was_off and not self.chat_off:
+            # On again: the last lines, as at a connection.
+            await self._send_chat_history()
 
     async def table_chat(self, message: dict[str, Any]) -> None:
         """A chat line of this socket's room (games.live.broadcast.send_chat):
         not shown to those who muted or blocked its author, and a troll's line
         to its author only."""
         author = message["author"]
+        if self.chat_off:
+            return
         if message.get("only_author") and self.user_id != author:
             return
         if self.user_id is not None and self.user_id in message.get("hidden_from", ()):

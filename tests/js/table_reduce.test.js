@@ -336,6 +336,17 @@ describe("chat", () => {
     assert.equal(state.chat[0].id, 6);
   });
 
+  it("turns the whole chat off: the lines shown go, none is added until it is on again", () => {
+    let state = after(after(initialState(config), line(1, "bob")), line(2, "ada"));
+    state = after(state, { type: "chat_muted", all: true, mute: true });
+    assert.equal(state.chatOff, true);
+    assert.deepEqual(state.chat, []);
+    assert.equal(after(state, line(3, "bob")), state);
+    state = after(state, { type: "chat_muted", all: true, mute: false });
+    assert.equal(state.chatOff, false);
+    assert.deepEqual(after(state, line(3, "bob")).chat.map((item) => item.id), [3]);
+  });
+
   it("hides a muted member's lines, past and coming, until unmuted", () => {
     let state = after(after(initialState(config), line(1, "bob")), line(2, "ada"));
     state = after(state, { type: "chat_muted", user: "bob", mute: true });

@@ -80,8 +80,14 @@ export function renderChat(state, me) {
   });
   lines.replaceChildren(...items);
   if (atBottom) lines.scrollTop = lines.scrollHeight;
+  lines.hidden = state.chatOff;
+  if (found.form) found.form.hidden = state.chatOff;
   const empty = document.getElementById("chat-empty");
-  if (empty) empty.hidden = state.chat.length > 0;
+  if (empty) empty.hidden = state.chat.length > 0 || state.chatOff;
+  const off = document.getElementById("chat-off-note");
+  if (off) off.hidden = !state.chatOff;
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-off"));
+  if (box) box.checked = state.chatOff;
 }
 
 /**
@@ -96,6 +102,12 @@ export function setupChat(send) {
     const target = event.target;
     if (!(target instanceof HTMLElement) || !target.dataset.chatMute) return;
     send({ type: "chat_mute", user: target.dataset.chatMute, mute: true });
+  });
+  // The switch of the whole chat: the server remembers it (a member's
+  // preference) and delivers no line while it is off.
+  const box = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-off"));
+  if (box) box.addEventListener("change", () => {
+    if (!send({ type: "chat_mute", all: true, mute: box.checked })) box.checked = !box.checked;
   });
   if (!form || !input) return;
   form.addEventListener("submit", (event) => {

@@ -55,6 +55,7 @@ import { tileKey } from "../../js/tiles.js";
  * @property {{waiting: boolean, frame: HintFrame | null, restUntil: number}} hint the latest hint asked for
  * @property {ChatFrame[]} chat the chat lines shown, oldest first (the last CHAT_LINES)
  * @property {string[]} chatMuted the members whose lines this viewer muted at this table
+ * @property {boolean} chatOff the viewer turned the whole chat off (the server delivers no line meanwhile)
  */
 
 /**
@@ -117,6 +118,7 @@ export function initialState(config, { confirm = false, muteReactions = false } 
     hint: { waiting: false, frame: null, restUntil: 0 },
     chat: [],
     chatMuted: [],
+    chatOff: false,
   };
 }
 
@@ -256,16 +258,20 @@ export function reduce(state, frame, now = 0) {
     case "chat": {
       // A line comes once, even when a reconnection's catch-up brings it again.
       if (typeof frame.text !== "string" || state.chat.some((line) => line.id === frame.id)) return state;
-      if (state.chatMuted.includes(frame.from)) return state;
+      if (state.chatOff || state.chatMuted.includes(frame.from)) return state;
       return { ...state, chat: [...state.chat, frame].slice(-CHAT_LINES) };
     }
     case "chat_muted": {
-      if (!frame.mute) return { ...state, chatMuted: state.chatMuted.filter((name) => name !== frame.user) };
-      if (state.chatMuted.includes(frame.user)) return state;
+      // The whole chat off (the panel's switch): the lines shown go too; on
+      // again, the server sends the last ones.
+      if (frame.all === true) return { ...state, chatOff: !!frame.mute, chat: frame.mute ? [] : state.chat };
+      const user = frame.user || "";
+      if (!frame.mute) return { ...state, chatMuted: state.chatMuted.filter((name) => name !== user) };
+      if (state.chatMuted.includes(user)) return state;
       return {
         ...state,
-        chatMuted: [...state.chatMuted, frame.user],
-        chat: state.chat.filter((line) => line.from !== frame.user),
+        chatMuted: [...state.chatMuted, user],
+        chat: state.chat.filter((line) => line.from !== user),
       };
     }
     case "error":

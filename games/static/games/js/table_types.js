@@ -126,7 +126,7 @@
 /** @typedef {{type: "error", code: string, message?: string}} ErrorFrame */
 /** A line of the table's chat (docs/protocol.md): text only, never markup. */
 /** @typedef {{type: "chat", id: number, from: string, text: string, room: "players" | "spectators"}} ChatFrame */
-/** @typedef {{type: "chat_muted", user: string, mute: boolean}} ChatMutedFrame */
+/** @typedef {{type: "chat_muted", user?: string, all?: boolean, mute: boolean}} ChatMutedFrame */
 
 /**
  * A frame of /ws/table/<id>/ that the page reads (others pass through unread).

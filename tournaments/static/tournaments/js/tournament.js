@@ -33,16 +33,29 @@ if (root) {
     window.setInterval(show, 1000);
   }
 
+  /**
+   * Replace `target`'s content with the server's HTML fragment at `url`.
+   * @param {Element} target
+   * @param {string} url
+   */
+  const refresh = async (target, url) => {
+    try {
+      const response = await fetch(url, { headers: { Accept: "text/html" } });
+      if (response.ok) target.innerHTML = await response.text();
+    } catch {
+      // Offline for a moment: the next refresh tries again.
+    }
+  };
   const panel = root.querySelector("[data-standings-panel]");
   const url = root.dataset.standingsUrl;
-  if (panel && url && root.dataset.status !== "finished") {
-    window.setInterval(async () => {
-      try {
-        const response = await fetch(url, { headers: { Accept: "text/html" } });
-        if (response.ok) panel.innerHTML = await response.text();
-      } catch {
-        // Offline for a moment: the next refresh tries again.
-      }
+  // The players' chat (its lines drawn by the server, escaped: text only).
+  /** @type {HTMLElement | null} */
+  const chat = root.querySelector("[data-chat-url]");
+  const chatLines = chat?.querySelector("[data-chat-lines]");
+  if (root.dataset.status !== "finished") {
+    window.setInterval(() => {
+      if (panel && url) refresh(panel, url);
+      if (chat && chatLines && chat.dataset.chatUrl) refresh(chatLines, chat.dataset.chatUrl);
     }, REFRESH_MS);
   }
 
