@@ -29,7 +29,7 @@ from games.models import Game, Move, Table
 from games.play import selectors as game_selectors
 from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES
-from games.play.services import InGame, SeatSpec, create_table
+from games.play.services import InGame, NotAllowed, SeatSpec, create_table, set_turn_percent
 from games.verifier import arena
 from lobby import broadcast
 from tournaments import selectors
@@ -153,6 +153,11 @@ def berserk(*, tournament: Tournament, user: User) -> Player:
         if seat is not None:
             if seat.game.table.game.seq > 0:
                 raise TournamentError(_("Berserk is chosen before the first move."))
+            try:
+                # Half the turn time at that table (the table core's clock).
+                set_turn_percent(table_id=seat.game.table_id, seat=seat.number, percent=arena.BERSERK_TURN_PERCENT)
+            except NotAllowed:
+                raise TournamentError(_("Berserk is chosen before the first move.")) from None
             seat.berserk = True
             seat.save(update_fields=["berserk"])
         else:
@@ -209,7 +214,13 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                         kind=Table.Kind.RANKED if tournament.rated else Table.Kind.PRIVATE,
                         rules=spec.rules,
                         preset=spec.preset,
-                        seats=[SeatSpec(user=player.user) for player in players],
+                        seats=[
+                            SeatSpec(
+                                user=player.user,
+                                turn_percent=arena.BERSERK_TURN_PERCENT if player.berserk else 100,
+                            )
+                            for player in players
+                        ],
                         public=True,
                         mode=spec.key if tournament.rated else "",
                     )
