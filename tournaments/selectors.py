@@ -25,6 +25,16 @@ def listed(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
     }
 
 
+def next_tournament(*, now: datetime | None = None) -> Tournament | None:
+    """The public tournament starting next (else the one running that ends
+    last), for the home page; None when there is none."""
+    public = Tournament.objects.filter(private=False)
+    coming = public.filter(status=Tournament.Status.CREATED).order_by("starts_at", "pk").first()
+    if coming is not None:
+        return coming
+    return public.filter(status=Tournament.Status.STARTED).order_by("-ends_at", "pk").first()
+
+
 def ranked_players(tournament: Tournament) -> QuerySet[Player]:
     """The players in the order of the standings (games/verifier/arena.py: points,
     wins, then the order of joining)."""
