@@ -18,7 +18,19 @@ class ScheduleForm(forms.ModelForm):  # type: ignore[type-arg]
 
     class Meta:
         model = Schedule
-        fields = "__all__"
+        fields = (
+            "name",
+            "cadence",
+            "mode",
+            "format",
+            "minutes",
+            "rated",
+            "weekday",
+            "hour",
+            "minute",
+            "lead_minutes",
+            "active",
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned: dict[str, Any] = super().clean() or {}

@@ -356,7 +356,9 @@ def test_a_seat_with_half_the_turn_time_runs_out_at_half_the_time(
     assert facts["turn_seconds_by_seat"][other] == 30
     assert facts["deadline_ms"] == int((game.updated_at + timedelta(seconds=15)).timestamp() * 1000)
     # Every viewer is sent the new clock.
-    assert sent and sent[-1]["type"] == "clock" and sent[-1]["clock"]["turn_seconds"] == 15
+    assert sent
+    assert sent[-1]["type"] == "clock"
+    assert sent[-1]["clock"]["turn_seconds"] == 15
     # Not over before 15 seconds; the server plays for them after.
     assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=14)) == 0
     assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=16)) == 1

@@ -30,7 +30,7 @@ def test_the_worked_series_is_scored_by_the_arena_code() -> None:
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("en", ("Tournaments: the arena", "on fire", "Berserk")), ("fr", ("Tournois : l’arène", "en feu", "Berserk"))],
+    [("en", ("Tournaments: the arena", "on fire", "Berserk")), ("fr", ("Tournois : l\u2019arène", "en feu", "Berserk"))],
 )
 def test_the_tournaments_section_is_the_data(client: Client, db, settings, language: str, words) -> None:
     settings.TURN_SECONDS = 40

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import RatedGame, Rating
+from games.live import services as live_services
 from games.models import Game, Table
 from games.tests.helpers import play_out
-from games.live import services as live_services
 from games.timers import expiry
 from games.verifier.arena import Facts, replay_standings
 from lobby import broadcast

@@ -25,7 +25,6 @@ from games.play.services import seats as one_game
 from games.play.services.errors import GameNotLive, NotAllowed
 from games.play.services.moves import after_commit_work, announce_finished, finish_game
 
-
 # The shortest share of the turn time a seat may be given (games.live.clock).
 MIN_TURN_PERCENT = 10
 
