@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from games.verifier import arena
 from rules_guide import facts
@@ -37,7 +38,8 @@ def test_the_tournaments_section_is_the_data(client: Client, db, settings, langu
     from rules_guide.views import guide_body
 
     guide_body.cache_clear()
-    _tree, html = get_page(client, language)
+    with translation.override(language):  # the request's language does not outlive the test
+        _tree, html = get_page(client, language)
     section = html[html.index('id="tournaments"') : html.index('id="strategy"')]
     for word in words:
         assert word in section

@@ -9,7 +9,7 @@ import sys
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.tests.helpers import play_out
 from games.verifier import Disagreement, verify_tournament
@@ -180,7 +180,8 @@ def test_the_profile_shows_the_tournament_history_and_trophies(client, make_memb
     page = client.get(f"/u/{winner.username}/").content.decode()
     assert f'data-history="{private.pk}" data-status="created"' in page
     last = next(member for member in members if podium[member.pk] == len(members))
-    page = client.get(f"/u/{last.username}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    with translation.override("fr"):  # the request's language does not outlive the test
+        page = client.get(f"/u/{last.username}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert 'data-gold="0" data-silver="0" data-bronze="0"' in page
     assert f'data-rank="{len(members)}"' in page
     assert "Historique des tournois" in page

@@ -132,5 +132,6 @@ def test_the_home_page_shows_the_next_tournament(client, make_member) -> None:
     assert f'data-next-tournament="{later.pk}"' not in page
     assert f'href="/tournaments/{sooner.pk}/"' in page
     client.cookies["django_language"] = "fr"
-    page = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    with translation.override("fr"):  # the request's language does not outlive the test
+        page = client.get(reverse("games:home"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Prochain tournoi" in page
