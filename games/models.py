@@ -87,6 +87,10 @@ class Seat(models.Model):
     # member's game, a seat at a live table with other people or open seats
     # (not a computer table). At most one per member: a partial unique index.
     engaged = models.BooleanField(default=False)
+    # This seat's share of the turn time, in percent (games.live.clock): 100
+    # for everyone, 50 for a tournament player who went berserk (set when the
+    # table is opened, or before the first move: games.play.services.tables).
+    turn_percent = models.PositiveSmallIntegerField(default=100)
 
     class Meta:
         ordering = ["table", "number"]

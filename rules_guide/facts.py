@@ -27,7 +27,9 @@ from games.engine.tiles import TILES
 from games.live import clock
 from games.play.modes import RANKED_MODES
 from games.play.variants import VARIANT_NAMES, VARIANT_SUMMARIES
+from games.verifier import arena
 from lobby import rooms
+from tournaments import services as tournament_services
 
 # The order the variants appear in: the presets' own order.
 NEXT_OPENER_LABELS: dict[str, Promise] = {
@@ -592,4 +594,80 @@ def room_facts() -> dict[str, Any]:
         "newcomer_level": rooms.NEWCOMER_LEVEL,
         "grant": rooms.STARTING_GRANT,
         "floor": rooms.DAILY_FLOOR,
+    }
+
+
+# --- Tournaments (games/verifier/arena.py, the scoring the site and the verifier use) ---
+
+
+@dataclass(frozen=True)
+class ArenaStep:
+    number: int
+    outcome: str  # arena.WINNING, DRAWN or LOST
+    label: Promise
+    berserk: bool
+    tiles_laid: int
+    on_fire: bool  # the streak doubled this result
+    points: int
+    total: int
+
+
+ARENA_OUTCOME_LABELS: dict[str, Promise] = {
+    arena.WINNING: _("win"),
+    arena.DRAWN: _("draw"),
+    arena.LOST: _("loss"),
+}
+
+# A worked series of results, scored by arena.Sheet itself.
+ARENA_SERIES = (
+    arena.Facts(arena.WINNING, tiles_laid=5),
+    arena.Facts(arena.WINNING, tiles_laid=4),
+    arena.Facts(arena.DRAWN, tiles_laid=6),
+    arena.Facts(arena.WINNING, tiles_laid=5),
+    arena.Facts(arena.WINNING, tiles_laid=3, berserk=True),
+    arena.Facts(arena.WINNING, tiles_laid=6, berserk=True),
+    arena.Facts(arena.LOST, tiles_laid=2),
+)
+
+
+def arena_series() -> tuple[ArenaStep, ...]:
+    sheet = arena.Sheet(player="", order=0)
+    steps = []
+    for number, facts in enumerate(ARENA_SERIES, start=1):
+        on_fire = sheet.streak >= arena.STREAK_AFTER
+        points = sheet.add(facts)
+        steps.append(
+            ArenaStep(
+                number=number,
+                outcome=facts.outcome,
+                label=ARENA_OUTCOME_LABELS[facts.outcome],
+                berserk=facts.berserk,
+                tiles_laid=facts.tiles_laid,
+                on_fire=on_fire,
+                points=points,
+                total=sheet.points,
+            )
+        )
+    return tuple(steps)
+
+
+def tournament_facts() -> dict[str, Any]:
+    """The arena's scoring, streak and berserk, read from games.verifier.arena
+    (the functions that score the games and check the published standings)
+    and the turn clock (games.live.clock)."""
+    return {
+        "win": arena.WIN,
+        "draw": arena.DRAW,
+        "loss": arena.LOSS,
+        "win_on_fire": arena.score(arena.Facts(arena.WINNING), arena.STREAK_AFTER)[0],
+        "draw_on_fire": arena.score(arena.Facts(arena.DRAWN), arena.STREAK_AFTER)[0],
+        "streak_after": arena.STREAK_AFTER,
+        "berserk_bonus": arena.BERSERK_BONUS,
+        "berserk_tiles": arena.BERSERK_TILES,
+        "berserk_percent": arena.BERSERK_TURN_PERCENT,
+        "turn": duration_label(clock.turn_time()),
+        "berserk_turn": duration_label(clock.turn_time(arena.BERSERK_TURN_PERCENT)),
+        "grace": duration_label(tournament_services.grace()),
+        "modes": [RANKED_MODES[key] for key in tournament_services.ARENA_MODES],
+        "series": arena_series(),
     }

@@ -40,6 +40,7 @@ SECTIONS = (
     ("computer", _("The computer opponents")),
     ("ranked", _("Ranked play: modes, timers and leaving a game")),
     ("rooms", _("Rooms: stakes, payouts and levels")),
+    ("tournaments", _("Tournaments: the arena")),
     ("strategy", _("Strategy tips")),
     ("glossary", _("Glossary")),
     ("faq", _("Questions and answers")),
@@ -81,6 +82,7 @@ def guide_context() -> dict[str, Any]:
         "example_commitment": commit_seed(EXAMPLE_SEED),
         "verify_command": VERIFY_COMMAND,
         "room": facts.room_facts(),
+        "arena": facts.tournament_facts(),
         **derived,
     }
 

@@ -8,6 +8,46 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 
+class Schedule(models.Model):
+    """A tournament created again and again by the periodic tick
+    (``tournaments.services.schedule_due``): every hour at ``minute``, every
+    day at ``hour``:``minute``, or every week on ``weekday`` at that time (UTC).
+    Edited in the admin."""
+
+    class Cadence(models.TextChoices):
+        HOURLY = "hourly", _("Hourly")
+        DAILY = "daily", _("Daily")
+        WEEKLY = "weekly", _("Weekly")
+
+    name = models.CharField(_("name"), max_length=80)
+    mode = models.CharField(_("mode"), max_length=32)
+    format = models.CharField(_("format"), max_length=16, default="arena")
+    minutes = models.PositiveSmallIntegerField(_("length in minutes"))
+    rated = models.BooleanField(_("rated"), default=True)
+    cadence = models.CharField(_("cadence"), max_length=8, choices=Cadence.choices)
+    minute = models.PositiveSmallIntegerField(_("minute (UTC)"), default=0)
+    hour = models.PositiveSmallIntegerField(_("hour (UTC), daily and weekly"), default=0)
+    # Monday = 0 ... Sunday = 6 (weekly only).
+    weekday = models.PositiveSmallIntegerField(_("weekday (0 = Monday), weekly"), default=0)
+    # The next tournament is created this long before its start (it shows as
+    # "starting soon" and on the home page).
+    lead_minutes = models.PositiveSmallIntegerField(_("created minutes before the start"), default=60)
+    active = models.BooleanField(_("active"), default=True)
+
+    class Meta:
+        ordering = ["cadence", "hour", "minute", "pk"]
+        verbose_name = _("tournament schedule")
+        verbose_name_plural = _("tournament schedules")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(minute__lte=59), name="schedule_minute_range"),
+            models.CheckConstraint(condition=models.Q(hour__lte=23), name="schedule_hour_range"),
+            models.CheckConstraint(condition=models.Q(weekday__lte=6), name="schedule_weekday_range"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.cadence}, {self.mode})"
+
+
 class Tournament(models.Model):
     class Format(models.TextChoices):
         ARENA = "arena", _("Arena")
@@ -37,10 +77,18 @@ class Tournament(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The standings frozen at the end: [{"rank", "player", "user_id", "score", "wins", "games"}].
     final_standings = models.JSONField(default=list, blank=True)
+    # The schedule that created it (None for a member's tournament).
+    schedule = models.ForeignKey(
+        Schedule, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["status", "starts_at"])]
         ordering = ["-starts_at"]
+        constraints = [
+            # One tournament per slot of a schedule, however many ticks run at once.
+            models.UniqueConstraint(fields=["schedule", "starts_at"], name="tournament_once_per_slot"),
+        ]
 
     def __str__(self) -> str:
         return f"tournament {self.pk} ({self.format}, {self.mode}, {self.status})"

@@ -1,5 +1,7 @@
 """Receivers of the tournaments: the periodic tick runs their job
-(``games.signals.periodic_tick``), and a finished game is scored and its
+(``games.signals.periodic_tick``: the schedule, the starts, the waves, the
+ends), the home page shows the next tournament (``home_page_panels``), the profile
+a member's history and trophies (``accounts.hooks.profile_panels``), and a finished game is scored and its
 players paired again (``games.signals.game_finished``, after the commit)."""
 
 from __future__ import annotations
@@ -8,10 +10,14 @@ import logging
 from typing import Any
 
 from django.dispatch import receiver
+from django.http import HttpRequest
+from django.template.loader import render_to_string
 
+from accounts.hooks import profile_panels
 from games.models import Game, Table
-from games.signals import game_finished, periodic_tick
-from tournaments import services
+from games.play.modes import RANKED_MODES
+from games.signals import game_finished, home_page_panels, periodic_tick
+from tournaments import selectors, services
 
 logger = logging.getLogger(__name__)
 
@@ -19,6 +25,36 @@ logger = logging.getLogger(__name__)
 @receiver(periodic_tick, dispatch_uid="tournaments.tick")
 def tournaments_tick(sender: Any, **_kwargs: Any) -> dict[str, dict[str, int]]:
     return {"tournaments": services.tick()}
+
+
+@receiver(home_page_panels, dispatch_uid="tournaments.next")
+def next_tournament_panel(sender: Any, request: HttpRequest, **_kwargs: Any) -> str:
+    """The home page's card of the next public tournament (none: nothing)."""
+    tournament = selectors.next_tournament()
+    if tournament is None:
+        return ""
+    context = {
+        "t": tournament,
+        "mode": RANKED_MODES.get(tournament.mode),
+        "seconds_left": selectors.seconds_left(tournament),
+    }
+    return render_to_string("tournaments/_home_panel.html", context, request=request)
+
+
+@receiver(profile_panels, dispatch_uid="tournaments.profile")
+def profile_tournaments(sender: Any, request: HttpRequest, member: Any, **_kwargs: Any) -> str:
+    """The member's trophies (podium places) and tournament history, on their
+    profile (nothing before a first tournament)."""
+    viewer_id = request.user.pk if request.user.is_authenticated else None
+    entries = selectors.history(member.pk, viewer_id=viewer_id)
+    if not entries:
+        return ""
+    context = {
+        "member": member,
+        "rows": [(entry, RANKED_MODES.get(entry.tournament.mode)) for entry in entries],
+        "trophies": selectors.trophies(member.pk, viewer_id=viewer_id),
+    }
+    return render_to_string("tournaments/_profile.html", context, request=request)
 
 
 @receiver(game_finished, dispatch_uid="tournaments.score")

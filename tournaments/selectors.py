@@ -27,6 +27,72 @@ def listed(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
     }
 
 
+def next_tournament() -> Tournament | None:
+    """The public tournament starting next (else the one running that ends
+    last), for the home page; None when there is none."""
+    public = Tournament.objects.filter(private=False)
+    coming = public.filter(status=Tournament.Status.CREATED).order_by("starts_at", "pk").first()
+    if coming is not None:
+        return coming
+    return public.filter(status=Tournament.Status.STARTED).order_by("-ends_at", "pk").first()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One tournament of a member's history: their rank (final once finished)."""
+
+    tournament: Tournament
+    rank: int | None
+    score: int
+    games: int
+    withdrawn: bool
+
+    @property
+    def trophy(self) -> int | None:
+        """1, 2 or 3: a podium place of a finished tournament."""
+        if self.tournament.status == Tournament.Status.FINISHED and self.rank is not None and self.rank <= 3:
+            return self.rank
+        return None
+
+
+def _final_rank(tournament: Tournament, user_id: int) -> tuple[int | None, int, int]:
+    for row in tournament.final_standings:
+        if row.get("user_id") == user_id:
+            return int(row["rank"]), int(row["score"]), int(row["games"])
+    return None, 0, 0
+
+
+def history(member_id: int, *, viewer_id: int | None = None, limit: int = 20) -> list[Entry]:
+    """The member's tournaments, newest first (a private one only to the member
+    themselves: its link is not theirs to give away)."""
+    entries = Player.objects.filter(user_id=member_id).select_related("tournament")
+    if viewer_id != member_id:
+        entries = entries.filter(tournament__private=False)
+    result = []
+    for player in entries.order_by("-tournament__starts_at", "-pk")[:limit]:
+        tournament = player.tournament
+        if tournament.status == Tournament.Status.FINISHED:
+            rank, score, games = _final_rank(tournament, member_id)
+        else:
+            rank, score, games = ranks(tournament).get(player.pk), player.score, player.games
+        result.append(Entry(tournament, rank, score, games, player.withdrawn))
+    return result
+
+
+def trophies(member_id: int, *, viewer_id: int | None = None) -> dict[int, int]:
+    """How many times the member finished 1st, 2nd and 3rd ({1: n, 2: n, 3: n}),
+    over every finished tournament (the private ones only to the member)."""
+    finished = Tournament.objects.filter(status=Tournament.Status.FINISHED, players__user_id=member_id)
+    if viewer_id != member_id:
+        finished = finished.filter(private=False)
+    counts = {1: 0, 2: 0, 3: 0}
+    for standings_rows in finished.values_list("final_standings", flat=True):
+        for row in standings_rows:
+            if row.get("user_id") == member_id and int(row.get("rank", 0)) in counts:
+                counts[int(row["rank"])] += 1
+    return counts
+
+
 def ranked_players(tournament: Tournament) -> QuerySet[Player]:
     """The players in the order of the standings (games/verifier/arena.py: points,
     wins, then the order of joining)."""

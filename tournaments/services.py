@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -30,12 +30,12 @@ from games.models import Game, Move, Table
 from games.play import selectors as game_selectors
 from games.play.locks import try_lock
 from games.play.modes import RANKED_MODES
-from games.play.services import InGame, SeatSpec, create_table
+from games.play.services import InGame, NotAllowed, SeatSpec, create_table, set_turn_percent
 from games.signals import ChatRefused
 from games.verifier import arena
 from lobby import broadcast
 from tournaments import selectors
-from tournaments.models import GameSeat, Player, Score, Tournament, TournamentGame
+from tournaments.models import GameSeat, Player, Schedule, Score, Tournament, TournamentGame
 from tournaments.pairing import Free, pair_wave
 
 logger = logging.getLogger(__name__)
@@ -58,6 +58,18 @@ def grace() -> timedelta:
 # --- Creating and entering --------------------------------------------------------
 
 
+def check_settings(*, format: str, mode: str, minutes: int) -> None:
+    """Refuse (``TournamentError``) a format, mode or length not open yet."""
+    if format == Tournament.Format.DUPLICATE:
+        raise TournamentError(_("Duplicate tournaments are not open yet: create an arena."))
+    if format != Tournament.Format.ARENA:
+        raise TournamentError(_("Unknown tournament format."))
+    if mode not in ARENA_MODES:
+        raise TournamentError(_("An arena is played in a duel mode: the block game or the draw game."))
+    if not MINUTES[0] <= minutes <= MINUTES[1]:
+        raise TournamentError(_("An arena lasts from 1 to 120 minutes."))
+
+
 def create_tournament(
     *,
     user: User,
@@ -70,14 +82,7 @@ def create_tournament(
     rounds: int = 0,
     now: datetime | None = None,
 ) -> Tournament:
-    if format == Tournament.Format.DUPLICATE:
-        raise TournamentError(_("Duplicate tournaments are not open yet: create an arena."))
-    if format != Tournament.Format.ARENA:
-        raise TournamentError(_("Unknown tournament format."))
-    if mode not in ARENA_MODES:
-        raise TournamentError(_("An arena is played in a duel mode: the block game or the draw game."))
-    if not MINUTES[0] <= minutes <= MINUTES[1]:
-        raise TournamentError(_("An arena lasts from 1 to 120 minutes."))
+    check_settings(format=format, mode=mode, minutes=minutes)
     if not STARTS_IN[0] <= starts_in <= STARTS_IN[1]:
         raise TournamentError(_("A tournament starts within a week."))
     moment = now or timezone.now()
@@ -168,12 +173,75 @@ def berserk(*, tournament: Tournament, user: User) -> Player:
         if seat is not None:
             if seat.game.table.game.seq > 0:
                 raise TournamentError(_("Berserk is chosen before the first move."))
+            try:
+                # Half the turn time at that table (the table core's clock).
+                set_turn_percent(table_id=seat.game.table_id, seat=seat.number, percent=arena.BERSERK_TURN_PERCENT)
+            except NotAllowed:
+                raise TournamentError(_("Berserk is chosen before the first move.")) from None
             seat.berserk = True
             seat.save(update_fields=["berserk"])
         else:
             player.berserk = True
             player.save(update_fields=["berserk"])
     return player
+
+
+# --- The schedule -------------------------------------------------------------------
+
+
+def next_slot(schedule: Schedule, now: datetime) -> datetime:
+    """The first start of ``schedule`` at or after ``now`` (UTC)."""
+    moment = now.astimezone(UTC)
+    if schedule.cadence == Schedule.Cadence.HOURLY:
+        slot = moment.replace(minute=schedule.minute, second=0, microsecond=0)
+        step = timedelta(hours=1)
+    elif schedule.cadence == Schedule.Cadence.DAILY:
+        slot = moment.replace(hour=schedule.hour, minute=schedule.minute, second=0, microsecond=0)
+        step = timedelta(days=1)
+    elif schedule.cadence == Schedule.Cadence.WEEKLY:
+        slot = moment.replace(hour=schedule.hour, minute=schedule.minute, second=0, microsecond=0)
+        slot += timedelta(days=(schedule.weekday - moment.weekday()) % 7)
+        step = timedelta(weeks=1)
+    else:
+        raise ValueError(f"unknown cadence {schedule.cadence!r}")
+    while slot < moment:
+        slot += step
+    return slot
+
+
+def schedule_due(*, now: datetime | None = None) -> int:
+    """Create the next tournament of every active schedule whose next start
+    is within its lead time; returns how many were created. Each slot is
+    created once (``tournament_once_per_slot``): a second tick, or two at
+    once, change nothing."""
+    moment = now or timezone.now()
+    created = 0
+    for schedule in Schedule.objects.filter(active=True):
+        starts_at = next_slot(schedule, moment)
+        if starts_at - moment > timedelta(minutes=schedule.lead_minutes):
+            continue
+        if Tournament.objects.filter(schedule=schedule, starts_at=starts_at).exists():
+            continue
+        try:
+            check_settings(format=schedule.format, mode=schedule.mode, minutes=schedule.minutes)
+        except TournamentError as error:
+            logger.warning("schedule %d cannot create its tournament: %s", schedule.pk, error)
+            continue
+        try:
+            with transaction.atomic():
+                Tournament.objects.create(
+                    format=schedule.format,
+                    mode=schedule.mode,
+                    minutes=schedule.minutes,
+                    rated=schedule.rated,
+                    schedule=schedule,
+                    starts_at=starts_at,
+                    ends_at=starts_at + timedelta(minutes=schedule.minutes),
+                )
+        except IntegrityError:
+            continue  # another tick created this slot meanwhile
+        created += 1
+    return created
 
 
 # --- The periodic job -----------------------------------------------------------
@@ -184,6 +252,7 @@ def tick(*, now: datetime | None = None) -> dict[str, int]:
     signal was lost, pair the free players of every running one, end those
     whose time (and grace) is over."""
     moment = now or timezone.now()
+    scheduled = schedule_due(now=moment)
     started = Tournament.objects.filter(status=Tournament.Status.CREATED, starts_at__lte=moment).update(
         status=Tournament.Status.STARTED
     )
@@ -194,7 +263,7 @@ def tick(*, now: datetime | None = None) -> dict[str, int]:
             paired += len(pair_free(tournament=tournament, now=moment))
         elif finish(tournament=tournament, now=moment):
             finished += 1
-    return {"started": started, "scored": scored, "paired": paired, "finished": finished}
+    return {"scheduled": scheduled, "started": started, "scored": scored, "paired": paired, "finished": finished}
 
 
 def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Table]:
@@ -224,7 +293,13 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                         kind=Table.Kind.RANKED if tournament.rated else Table.Kind.PRIVATE,
                         rules=spec.rules,
                         preset=spec.preset,
-                        seats=[SeatSpec(user=player.user) for player in players],
+                        seats=[
+                            SeatSpec(
+                                user=player.user,
+                                turn_percent=arena.BERSERK_TURN_PERCENT if player.berserk else 100,
+                            )
+                            for player in players
+                        ],
                         public=True,
                         mode=spec.key if tournament.rated else "",
                     )

@@ -3,7 +3,8 @@ reads only (what the clock shows; the actions when it runs out are
 ``games.timers``). The rules:
 
 - Each turn of a person has ``TURN_SECONDS`` (shown to everyone: the
-  ``clock`` of the table facts). A turn starts when the previous event was
+  ``clock`` of the table facts), times their seat's ``turn_percent`` (100,
+  or 50 for a berserk tournament player). A turn starts when the previous event was
   stored (``Game.updated_at``). When it runs out, the server plays for them:
   the forced draw or pass, else the computer's choice (``by="server"``).
 - A player whose sockets are all closed is *away*. On their own turn they
@@ -37,8 +38,15 @@ def _seconds(name: str, default: float) -> timedelta:
     return timedelta(seconds=float(getattr(settings, name, default)))
 
 
-def turn_time() -> timedelta:
-    return _seconds("TURN_SECONDS", 30)
+def turn_time(percent: int = 100) -> timedelta:
+    """A turn's time for a seat with ``percent`` of it (``Seat.turn_percent``:
+    100, or 50 for a berserk tournament player)."""
+    return _seconds("TURN_SECONDS", 30) * percent / 100
+
+
+def turn_percents(table_id: int) -> dict[int, int]:
+    """Each seat's share of the turn time, in percent."""
+    return dict(Seat.objects.filter(table_id=table_id).values_list("number", "turn_percent"))
 
 
 def grace_time() -> timedelta:
@@ -81,19 +89,26 @@ class Clock:
     grace_deadline: datetime | None  # when an away player's grace ends
     away: tuple[int, ...]  # seats of people with no live socket
     claimable: bool  # a duel opponent may claim the win now
+    turn_seconds: float = 0.0  # the whole turn of the seat to act (0 between rounds)
+    turn_seconds_by_seat: tuple[float, ...] = ()  # every seat's whole turn, by seat
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "deadline": self.deadline.isoformat(),
             "deadline_ms": int(self.deadline.timestamp() * 1000),
-            "turn_seconds": int(turn_time().total_seconds()),
+            "turn_seconds": _whole(self.turn_seconds),
+            "turn_seconds_by_seat": [_whole(seconds) for seconds in self.turn_seconds_by_seat],
             "grace_deadline_ms": None
             if self.grace_deadline is None
             else int(self.grace_deadline.timestamp() * 1000),
             "away": list(self.away),
             "claimable": self.claimable,
         }
+
+
+def _whole(seconds: float) -> int | float:
+    return int(seconds) if float(seconds).is_integer() else round(seconds, 1)
 
 
 def clock_for(
@@ -117,15 +132,20 @@ def clock_for(
     now = now or timezone.now()
     started = game.updated_at or now
     away = tuple(sorted(humans - set(connected_seats(table.pk) if connected is None else connected)))
+    percents = turn_percents(table.pk)
+    by_seat = tuple(
+        turn_time(percents.get(seat, 100)).total_seconds() for seat in range(int(game.rules.get("players", 0)))
+    )
     if game.to_move is None:
         if not game.round_over:
             return None
-        return Clock(None, started + next_round_time(), None, away, False)
+        return Clock(None, started + next_round_time(), None, away, False, 0.0, by_seat)
     if game.to_move not in humans:
         return None
     grace = started + grace_time() if game.to_move in away else None
     claimable = bool(grace and now >= grace and is_duel(game, humans))
-    return Clock(game.to_move, started + turn_time(), grace, away, claimable)
+    turn = turn_time(percents.get(game.to_move, 100))
+    return Clock(game.to_move, started + turn, grace, away, claimable, turn.total_seconds(), by_seat)
 
 
 def clock_facts(

@@ -331,3 +331,55 @@ def test_the_sweep_resends_the_clock_when_who_is_away_changed(make_member, monke
     seated(table, 1)  # a first arrival, announced by the next sweep
     assert away.announce_if_presence_changed(game_id=game.pk)
     assert sent[-1][1]["frame"]["clock"]["away"] == []
+
+
+def test_a_seat_with_half_the_turn_time_runs_out_at_half_the_time(
+    make_member, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """A berserk tournament player's seat (games.play.services.set_turn_percent):
+    the clock frame shows their shorter turn and the server plays for them
+    when it is over, while the other seat keeps the whole turn."""
+    sent: list[dict] = []
+    monkeypatch.setattr(
+        "games.live.broadcast.broadcast_notice", lambda **kwargs: sent.append(kwargs["frame"])
+    )
+    table = ranked_table([make_member("a"), make_member("b")], "duel-draw")
+    seated(table, 0, 1)
+    game = game_of(table)
+    mover = game.to_move
+    other = 1 - mover
+    with django_capture_on_commit_callbacks(execute=True):
+        services.set_turn_percent(table_id=table.pk, seat=mover, percent=50)
+    facts = clock.clock_facts(table, game_of(table))["clock"]
+    assert facts["turn_seconds"] == 15
+    assert facts["turn_seconds_by_seat"][mover] == 15
+    assert facts["turn_seconds_by_seat"][other] == 30
+    assert facts["deadline_ms"] == int((game.updated_at + timedelta(seconds=15)).timestamp() * 1000)
+    # Every viewer is sent the new clock.
+    assert sent
+    assert sent[-1]["type"] == "clock"
+    assert sent[-1]["clock"]["turn_seconds"] == 15
+    # Not over before 15 seconds; the server plays for them after.
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=14)) == 0
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=16)) == 1
+    moved = game_of(table)
+    assert moved.seq >= 1
+    assert all(move.payload.get("by") == "server" for move in Move.objects.filter(game=moved))
+    if moved.to_move == other:
+        assert clock.clock_for(table, moved).deadline == moved.updated_at + timedelta(seconds=30)
+        assert expiry.check_game(game_id=game.pk, now=moved.updated_at + timedelta(seconds=16)) == 0
+
+
+def test_the_turn_time_is_set_only_before_the_first_move(make_member) -> None:
+    table = ranked_table([make_member("a"), make_member("b")], "duel-draw")
+    seated(table, 0, 1)
+    game = game_of(table)
+    expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=31))
+    assert game_of(table).seq >= 1
+    with pytest.raises(services.NotAllowed):
+        services.set_turn_percent(table_id=table.pk, seat=0, percent=50)
+    with pytest.raises(ValueError):
+        services.set_turn_percent(table_id=table.pk, seat=0, percent=0)
+    assert set(table.seats.values_list("turn_percent", flat=True)) == {100}
+    with pytest.raises(ValueError):
+        services.SeatSpec(turn_percent=150)

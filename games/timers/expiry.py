@@ -81,7 +81,7 @@ def check_game(*, game_id: int, now: datetime | None = None) -> int:
     if connected:
         if stand_in is not None:
             stand_in.delete()  # they are back
-        if now >= started + clock.turn_time():
+        if now >= started + clock.turn_time(humans[seat].turn_percent):
             return stand_ins.play_for(game_id=game.pk, seat=seat, by="server")
         return 0
     if stand_in is not None:

@@ -37,6 +37,9 @@ STREAK_AFTER = 2
 """Wins in a row after which the next results count double."""
 BERSERK_BONUS = 1
 BERSERK_TILES = 3
+BERSERK_TURN_PERCENT = 50
+"""A berserk player's share of the turn time, in percent (the table's clock:
+``Seat.turn_percent``, games.live.clock)."""
 
 WINNING = "win"
 DRAWN = "draw"

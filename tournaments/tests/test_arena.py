@@ -10,8 +10,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import RatedGame, Rating
+from games.live import services as live_services
 from games.models import Game, Table
 from games.tests.helpers import play_out
+from games.timers import expiry
 from games.verifier.arena import Facts, replay_standings
 from lobby import broadcast
 from tournaments import selectors, services
@@ -164,13 +166,39 @@ def test_berserk_is_kept_for_the_next_game_and_refused_once_the_game_has_begun(m
     seat = GameSeat.objects.get(player__user=a)
     assert seat.berserk is True
     assert Player.objects.get(user=a).berserk is False  # spent on this game
-    game = Game.objects.get(table=seat.game.table)
+    table = seat.game.table
+    # The table core's clock gives the berserk player half the turn time.
+    turns = dict(table.seats.values_list("user_id", "turn_percent"))
+    assert turns == {a.pk: 50, b.pk: 100}
+    game = Game.objects.get(table=table)
     if game.seq > 0:
         with pytest.raises(services.TournamentError):
             services.berserk(tournament=tournament, user=b)
+        assert table.seats.get(user=b).turn_percent == 100
     else:
         services.berserk(tournament=tournament, user=b)
         assert GameSeat.objects.get(player__user=b).berserk is True
+        assert table.seats.get(user=b).turn_percent == 50
+
+
+def test_berserk_is_refused_after_the_first_move_and_the_clock_is_unchanged(make_member, lobby_frames):
+    a, b = make_member("alice"), make_member("bruno")
+    tournament = services.create_tournament(user=a, format="arena", mode="duel-draw", minutes=5, starts_in=0)
+    services.join(tournament=tournament, user=a)
+    services.join(tournament=tournament, user=b)
+    services.tick(now=timezone.now() + timedelta(seconds=1))
+    (table,) = live_tables(tournament)
+    game = Game.objects.get(table=table)
+    for seat in (0, 1):  # both at the table: the server plays the turn of the one out of time
+        live_services.touch_presence(channel_name=f"s{seat}", user_id=None, table_id=table.pk, seat=seat)
+    expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=31))
+    game.refresh_from_db()
+    assert game.seq > 0
+    for member in (a, b):
+        with pytest.raises(services.TournamentError, match="first move"):
+            services.berserk(tournament=tournament, user=member)
+    assert set(table.seats.values_list("turn_percent", flat=True)) == {100}
+    assert not GameSeat.objects.filter(game__table=table, berserk=True).exists()
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import sys
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.tests.helpers import play_out
 from games.verifier import Disagreement, verify_tournament
@@ -161,3 +161,29 @@ def test_results_are_not_published_before_the_end(client, make_member):
         user=make_member("alice"), format="arena", mode="duel-block", minutes=5, starts_in=5
     )
     assert client.get(f"/tournaments/{tournament.pk}/results.json").status_code == 404
+
+
+def test_the_profile_shows_the_tournament_history_and_trophies(client, make_member):
+    tournament, members = finished_arena(make_member)
+    podium = {row["user_id"]: row["rank"] for row in tournament.final_standings}
+    winner = next(member for member in members if podium[member.pk] == 1)
+    private = services.create_tournament(
+        user=winner, format="arena", mode="duel-draw", minutes=10, starts_in=30, private=True
+    )
+    services.join(tournament=private, user=winner)
+    page = client.get(f"/u/{winner.username}/").content.decode()
+    assert 'data-profile-tournaments data-gold="1" data-silver="0" data-bronze="0"' in page
+    assert f'data-history="{tournament.pk}" data-status="finished" data-rank="1"' in page
+    assert 'data-podium="1"' in page
+    assert f'data-history="{private.pk}"' not in page  # a private tournament's link is not shown to others
+    client.force_login(winner)
+    page = client.get(f"/u/{winner.username}/").content.decode()
+    assert f'data-history="{private.pk}" data-status="created"' in page
+    last = next(member for member in members if podium[member.pk] == len(members))
+    with translation.override("fr"):  # the request's language does not outlive the test
+        page = client.get(f"/u/{last.username}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'data-gold="0" data-silver="0" data-bronze="0"' in page
+    assert f'data-rank="{len(members)}"' in page
+    assert "Historique des tournois" in page
+    # A member who never played a tournament has no such panel.
+    assert "data-profile-tournaments" not in client.get(f"/u/{make_member('newcomer').username}/").content.decode()

@@ -58,6 +58,7 @@ from games.play.services.tables import (
     adopt_guest_seats,
     create_computer_table,
     create_table,
+    set_turn_percent,
     start_game,
 )
 
@@ -95,6 +96,7 @@ __all__ = [
     "rematch_state",
     "resign",
     "seats",
+    "set_turn_percent",
     "start_game",
     "start_next_round",
     "take_computer_turn",

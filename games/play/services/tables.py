@@ -25,6 +25,9 @@ from games.play.services import seats as one_game
 from games.play.services.errors import GameNotLive, NotAllowed
 from games.play.services.moves import after_commit_work, announce_finished, finish_game
 
+# The shortest share of the turn time a seat may be given (games.live.clock).
+MIN_TURN_PERCENT = 10
+
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
@@ -32,14 +35,18 @@ class SeatSpec:
     session key), a computer (``level``), or nobody yet (all empty: an open
     seat of a table that waits for players). ``name`` overrides the shown
     name of a person (default: the username; guests and computers get
-    translated names)."""
+    translated names). ``turn_percent``: this seat's share of the turn time
+    (games.live.clock), 100 by default, 50 for a berserk tournament player."""
 
     user: User | None = None
     guest_key: str = ""
     level: str = ""
     name: str = ""
+    turn_percent: int = 100
 
     def __post_init__(self) -> None:
+        if not MIN_TURN_PERCENT <= self.turn_percent <= 100:
+            raise ValueError(f"a turn percent is between {MIN_TURN_PERCENT} and 100, not {self.turn_percent}")
         given = [self.user is not None, bool(self.guest_key), bool(self.level)]
         if sum(given) > 1:
             raise ValueError("a seat holds a member, a guest or a computer, not several")
@@ -104,6 +111,7 @@ def create_table(
                     guest_key=spec.guest_key,
                     level=spec.level,
                     name=spec.name or (spec.user.get_username() if spec.user is not None else ""),
+                    turn_percent=spec.turn_percent,
                 )
                 for number, spec in enumerate(seats)
             )
@@ -198,6 +206,31 @@ def start_game(*, table: Table) -> Game:
         if state.game_over:
             announce_finished(game=game, table=locked_table)  # after the snapshot that shows the end
     return game
+
+
+def set_turn_percent(*, table_id: int, seat: int, percent: int) -> None:
+    """Give ``seat`` a share of the turn time (games.live.clock) before the
+    game's first move (a tournament player who goes berserk: 50). Refused
+    (``NotAllowed``, nothing changed) once a move is played or the game is
+    over; every viewer gets the table's new clock."""
+    if not MIN_TURN_PERCENT <= percent <= 100:
+        raise ValueError(f"a turn percent is between {MIN_TURN_PERCENT} and 100, not {percent}")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("table").get(table_id=table_id)
+        if game.finished or game.table.status not in (Table.Status.WAITING, Table.Status.PLAYING):
+            raise GameNotLive(_("This table is closed."))
+        if game.seq > 0:
+            raise NotAllowed(_("The turn time is set before the first move."), reason="started")
+        if not Seat.objects.filter(table_id=table_id, number=seat).update(turn_percent=percent):
+            raise ValueError(f"table {table_id} has no seat {seat}")
+        if game.state is None:
+            return
+        facts = selectors.table_facts(game.table, game)
+        frame = {"type": "clock", "clock": facts.get("clock")}
+        players = int(game.rules.get("players", 0))
+        transaction.on_commit(
+            lambda: broadcast.broadcast_notice(table_id=table_id, players=players, frame=frame, table=facts)
+        )
 
 
 # The session entry that remembers a guest's key across a login (games.pages.game_pages.guest_key).

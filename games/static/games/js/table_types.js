@@ -73,6 +73,8 @@
  * @typedef {object} Clock
  * @property {number} seat
  * @property {number} deadline_ms
+ * @property {number} turn_seconds the whole turn of the seat to act
+ * @property {number[]} turn_seconds_by_seat every seat's whole turn (half for a berserk player)
  * @property {number[]} away
  * @property {boolean} claimable
  */
