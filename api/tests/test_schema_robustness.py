@@ -6,9 +6,14 @@ document (status, content type, headers, body)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
@@ -29,6 +34,20 @@ CHECKS = [
     openapi_checks.response_headers_conformance,
     openapi_checks.response_schema_conformance,
 ]
+
+
+@contextmanager
+def _test_connection_kept() -> Iterator[None]:
+    """The app is called as a WSGI application, in the test's thread and transaction: as
+    Django's test client does, a request must not close the test's connection (PostgreSQL
+    would lose the test's transaction). Around the run only: the test client reconnects them."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        yield
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
 
 
 def _operations(*, streams: bool):
@@ -78,17 +97,19 @@ def bot_token(make_member) -> tuple[dict[str, str], dict[str, int]]:
 
 
 def test_every_operation_without_a_token_answers_within_the_document():
-    for operation in _operations(streams=True):
-        assert 401 in _run(operation, {}), operation.label
+    with _test_connection_kept():
+        for operation in _operations(streams=True):
+            assert 401 in _run(operation, {}), operation.label
 
 
 def test_every_operation_with_a_bot_token_answers_within_the_document(bot_token, settings):
     settings.API_RATE_LIMIT = (100_000, 60)
     headers, known = bot_token
-    operations = _operations(streams=False)
-    seen = {operation.label: _run(operation, headers) for operation in operations}
-    on_rows = {operation.label: _run(operation, headers, known) for operation in operations
-               if set(known) & {parameter.name for parameter in operation.path_parameters}}
+    with _test_connection_kept():
+        operations = _operations(streams=False)
+        seen = {operation.label: _run(operation, headers) for operation in operations}
+        on_rows = {operation.label: _run(operation, headers, known) for operation in operations
+                   if set(known) & {parameter.name for parameter in operation.path_parameters}}
     # On rows that exist, the cases went past the look-up (to the table core's answers).
     assert all(404 not in statuses for label, statuses in on_rows.items() if "/bot/" in label), on_rows
 
