@@ -6,9 +6,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from api import tokens
@@ -53,3 +54,13 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.error(request, _("You have no such token."))
     return redirect("api_tokens")
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, rest: str = "") -> JsonResponse:
+    """Any other address under ``/api/`` (a negative or malformed id among them): the API's
+    JSON error, never the site's HTML page (no CSRF check: the API reads no cookie)."""
+    return JsonResponse(
+        {"type": "error", "code": "not_found", "message": _("No such address in the API."), "reason": "not_found"},
+        status=404,
+    )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # The benchmarks, cheap pure-Python ones first, the load test last.
-ORDER = ["engine.py", "ai.py", "ai_core.py", "puzzles.py", "fair_play.py", "tournaments.py", "table_services.py", "ws_load.py"]
+ORDER = ["engine.py", "ai.py", "ai_core.py", "puzzles.py", "fair_play.py", "tournaments.py", "table_services.py", "api_load.py", "ws_load.py"]
 
 
 def main() -> int:

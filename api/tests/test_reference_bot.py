@@ -1,19 +1,24 @@
-"""The reference bot (``python -m api.bot``) plays a whole game against the
-hard computer on the real site (Daphne, ASGI), through the API only, then the
-game downloads in the notation."""
+"""The reference bot (``python -m api.bot``) plays whole games on the real
+site (Daphne, ASGI), through the API only: against the hard computer, and
+against a person who challenged it and plays through the table websocket;
+then the game downloads in the notation."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import urllib.request
 
 import pytest
 
+from api.bot import Api
 from games.engine.notation import loads
+from tests.support.players import Guest, TableClient
 from tests.support.site import ROOT, start_site
 
-pytestmark = pytest.mark.slow
+# Each starts its own site (its own SQLite file, no Redis): the first pass only.
+pytestmark = [pytest.mark.slow, pytest.mark.one_pass]
 
 MAKE_TOKEN = """
 from django.contrib.auth import get_user_model
@@ -47,4 +52,64 @@ def test_the_reference_bot_plays_the_hard_level_to_the_end(tmp_path):
         assert record.tag("Seed")
         assert record.tag("Result")
     finally:
+        server.stop()
+
+
+MAKE_BOT_AND_PERSON = """
+from django.contrib.auth import get_user_model
+from api import tokens
+users = get_user_model().objects
+bot = users.create_user(username="refbot", password="x" * 12)
+alice = users.create_user(username="alice", email="alice@example.com", password="secret-pass-123")
+print(tokens.create_token(user=bot, description="reference bot", scopes=["bot:play"]).raw)
+print(tokens.create_token(user=alice, description="challenges", scopes=["challenge:write"]).raw)
+"""
+
+
+def test_the_reference_bot_accepts_a_persons_challenge_and_plays_their_websocket_client_to_the_end(tmp_path):
+    server = start_site(tmp_path, API_KEEPALIVE_SECONDS="1")
+    bot = None
+    try:
+        made = subprocess.run(
+            [sys.executable, "manage.py", "shell", "-c", MAKE_BOT_AND_PERSON],
+            cwd=ROOT, env=server.env, capture_output=True, text=True, check=True,
+        )
+        bot_raw, person_raw = made.stdout.strip().splitlines()[-2:]
+        bot = subprocess.Popen(
+            [sys.executable, "-m", "api.bot", "--url", server.url, "--token", bot_raw, "--upgrade",
+             "--accept", "--games", "1", "--brain", "medium"],
+            cwd=ROOT, env=server.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        # The person: signed in in a browser-like client, their challenge sent with their token.
+        person = Guest(server.url)
+        person.post_form("/accounts/login/", {"login": "alice", "password": "secret-pass-123"},
+                         form_page="/accounts/login/")
+        assert person.session_key
+        api = Api(server.url, person_raw, prefix="board")
+        status, challenge = api.call("POST", "/api/challenge/refbot", {"preset": "duel-block", "target": 0})
+        assert status == 200, challenge
+        # The person's event stream says when the bot accepted, with the game's id.
+        started = next(event for event in api.stream("/api/stream/event") if event["type"] == "gameStart")
+        table_id = started["game"]["id"]
+
+        async def play() -> TableClient:
+            async with TableClient(server.url, table_id, person.cookie) as client:
+                await client.play_until(lambda c: c.game_over is not None, timeout=180)
+                return client
+
+        client = asyncio.run(play())
+        assert client.game_over is not None
+        assert not [error for error in client.errors if error.get("code") != "rate_limited"], client.errors
+        out, err = bot.communicate(timeout=60)
+        assert bot.returncode == 0, err + server.log()[-3000:]
+        words = out.split()
+        assert words[:2] == ["finished", str(table_id)], out
+        with urllib.request.urlopen(f"{server.url}/game/{table_id}/export", timeout=10) as answer:
+            record = loads(answer.read().decode())
+        assert {record.tag("Seat0"), record.tag("Seat1")} == {"refbot", "alice"}
+        assert record.tag("Result")
+    finally:
+        if bot is not None and bot.poll() is None:
+            bot.kill()
+            bot.communicate()
         server.stop()
