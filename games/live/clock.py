@@ -22,7 +22,7 @@ reads only (what the clock shows; the actions when it runs out are
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -118,10 +118,12 @@ def clock_for(
     now: datetime | None = None,
     humans: Collection[int] | None = None,
     connected: Collection[int] | None = None,
+    percents: Mapping[int, int] | None = None,
 ) -> Clock | None:
     """The timer of a live game, or None (no timer, or nothing to wait for).
     ``humans``: the seats held by people, ``connected``: the seats with a
-    live socket (``connected_seats``), when the caller has read them."""
+    live socket (``connected_seats``), ``percents`` each seat's share of a turn
+    (``turn_percents``), when the caller has read them."""
     if game.finished or game.state is None or table.status != Table.Status.PLAYING:
         return None
     if humans is None:
@@ -132,7 +134,7 @@ def clock_for(
     now = now or timezone.now()
     started = game.updated_at or now
     away = tuple(sorted(humans - set(connected_seats(table.pk) if connected is None else connected)))
-    percents = turn_percents(table.pk)
+    percents = turn_percents(table.pk) if percents is None else percents
     by_seat = tuple(
         turn_time(percents.get(seat, 100)).total_seconds() for seat in range(int(game.rules.get("players", 0)))
     )
@@ -149,13 +151,17 @@ def clock_for(
 
 
 def clock_facts(
-    table: Table, game: Game, humans: Collection[int] | None = None, connected: Collection[int] | None = None
+    table: Table,
+    game: Game,
+    humans: Collection[int] | None = None,
+    connected: Collection[int] | None = None,
+    percents: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """``{"clock": {...} | None}`` for the table facts of every frame
     (games.play.selectors.table_facts): the state frames carry the timer."""
     if table.kind == Table.Kind.COMPUTER or game.finished or game.state is None:
         return {"clock": None}
-    clock = clock_for(table, game, humans=humans, connected=connected)
+    clock = clock_for(table, game, humans=humans, connected=connected, percents=percents)
     return {"clock": None if clock is None else clock.to_dict()}
 
 

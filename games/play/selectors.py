@@ -34,6 +34,9 @@ class SeatInfo:
 
     humans: frozenset[int]  # seats held by people (members or guests)
     computers: Mapping[int, str]  # seat -> level
+    # seat -> its share of a turn's time (``Seat.turn_percent``), read with the
+    # seats so that the clock needs no query of its own; None: not read.
+    turn_percents: Mapping[int, int] | None = None
 
     def is_computer(self, seat: int | None) -> bool:
         return seat is not None and seat in self.computers
@@ -52,6 +55,7 @@ def seat_info(seats: Iterable[Seat]) -> SeatInfo:
     return SeatInfo(
         humans=frozenset(seat.number for seat in seats if seat.is_human),
         computers={seat.number: seat.level for seat in seats if seat.is_computer},
+        turn_percents={seat.number: seat.turn_percent for seat in seats},
     )
 
 
@@ -225,16 +229,21 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
 
 
 def table_facts(
-    table: Table, game: Game, humans: Collection[int] | None = None, connected: Collection[int] | None = None
+    table: Table,
+    game: Game,
+    humans: Collection[int] | None = None,
+    connected: Collection[int] | None = None,
+    percents: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """The live facts of a table sent with every broadcast (no names: those
     are translated per viewer); ``clock``: the turn timer (games.live.clock).
     ``humans``: the seats held by people, ``connected``: the seats with a
-    live socket, when the caller has read them."""
+    live socket, ``percents`` each seat's share of a turn, when the caller has
+    read them."""
     return {
         "status": table.status,
         "draw_offers": sorted(game.draw_offers),
-        **clock_facts(table, game, humans, connected),
+        **clock_facts(table, game, humans, connected, percents),
     }
 
 

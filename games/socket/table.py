@@ -250,6 +250,9 @@ class TableConsumer(JsonSocket):
         self.sent_seq = seq
 
     def _sync_frames(self, after: int | None) -> tuple[list[Frame], int]:
+        # The seats' turn shares as read at connect serve the connect's catch-up;
+        # a later sync reads them again (a berserk seat may have changed since).
+        percents = self.seat_info.turn_percents if after is None else None
         game = (
             None
             if self.game_id is None
@@ -260,9 +263,9 @@ class TableConsumer(JsonSocket):
             empty: Frame = {"type": "state", "seq": 0, "view": None, "legal": []}
             if game is not None:
                 empty["chain"] = move_chain.head(game)  # the genesis: no move yet
-                self.facts = selectors.table_facts(game.table, game)
+                self.facts = selectors.table_facts(game.table, game, percents=percents)
             return [empty], 0
-        self.facts = selectors.table_facts(game.table, game)
+        self.facts = selectors.table_facts(game.table, game, percents=percents)
         state = selectors.game_state(game)  # decoded once, for the frames and the live store
         frames = selectors.sync_frames(
             game, after=-1 if after is None else after, viewer=self.seat, humans=self.humans, state=state

@@ -337,7 +337,7 @@ def _record(locked: _Locked, new_state: State, event: Event) -> Outcome:
     except _Conflict:
         live_games.forget(game.pk)
         raise _refuse_conflict(game.pk) from None
-    facts = selectors.table_facts(table, game, seats.humans, written.connected)
+    facts = selectors.table_facts(table, game, seats.humans, written.connected, seats.turn_percents)
     messages = broadcast.move_messages(table_id=table.pk, seq=seq, frames=frames, table=facts)
     outcome = Outcome(game.pk, table.pk, seq, kind, seat, payload, new_state, seats.humans, facts, head, messages)
     # The computer's turn is queued before anyone hears of the move: a

@@ -20,7 +20,7 @@ from games.fairplay import move_chain
 from games.fairplay.fairness import new_seed
 from games.live import broadcast
 from games.models import Game, Seat, Table
-from games.play import selectors
+from games.play import live_games, selectors
 from games.play.services import seats as one_game
 from games.play.services.errors import GameNotLive, NotAllowed
 from games.play.services.moves import after_commit_work, announce_finished, finish_game
@@ -223,6 +223,9 @@ def set_turn_percent(*, table_id: int, seat: int, percent: int) -> None:
             raise NotAllowed(_("The turn time is set before the first move."), reason="started")
         if not Seat.objects.filter(table_id=table_id, number=seat).update(turn_percent=percent):
             raise ValueError(f"table {table_id} has no seat {seat}")
+        # The live store's seats (games.play.live_games) hold the old share.
+        game_id = game.pk
+        transaction.on_commit(lambda: live_games.forget(game_id))
         if game.state is None:
             return
         facts = selectors.table_facts(game.table, game)
