@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from accounts.selectors import bot_ids, is_bot
 from api.models import Challenge
+from community.selectors import blocked_by
 from games.engine import Event, State, action_from_json
 from games.engine.notation import token
 from games.fairplay import move_chain
@@ -166,7 +167,12 @@ def challenge_object(challenge: Challenge) -> dict[str, Any]:
 
 
 def challenges_of(user_id: int, *, open_only: bool) -> list[Challenge]:
+    """The member's challenges, sent and received; never one received from a member
+    they blocked (docs/moderation.md: the challenger is not told, theirs stays open)."""
     rows = Challenge.objects.select_related("challenger", "dest").filter(Q(challenger_id=user_id) | Q(dest_id=user_id))
+    blocked = blocked_by(user_id)
+    if blocked:
+        rows = rows.exclude(dest_id=user_id, challenger_id__in=blocked)
     if open_only:
         rows = rows.filter(status=Challenge.Status.CREATED)
     return list(rows.order_by("pk"))

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts import services as account_services
 from api.models import Challenge
+from community.selectors import has_blocked
 from games.engine import EventKind, rules_for
 from games.engine.notation import NotationError, read_token
 from games.models import Table
@@ -98,6 +99,9 @@ def accept_challenge(*, user: User, challenge_id: int) -> Table:
         challenge = _open_challenge(challenge_id)
         if challenge.dest_id != user.pk:
             raise ApiError(403, "not_allowed", _("Only the challenged member may accept."))
+        if has_blocked(user.pk, challenge.challenger_id):
+            # Never shown to them (api.selectors.challenges_of): as if it did not exist.
+            raise ApiError(404, "not_found", _("There is no such challenge."))
         rules = rules_for(
             challenge.preset, players=challenge.players, teams=challenge.teams, target=challenge.target
         )

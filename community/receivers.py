@@ -9,7 +9,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.hooks import profile_panels, replay_panels
+from accounts.hooks import export_parts, profile_panels, replay_panels
 from community import selectors, services
 from community.models import ChatLine, Report
 from games.signals import ChatDelivery, table_chat, table_chat_history, table_chat_mute
@@ -83,3 +83,9 @@ def on_replay(sender: Any, *, request: HttpRequest, table: Any, game: Any, **kwa
     return render_to_string(
         "community/replay_chat.html", {"lines": lines, "players": seated}, request=request
     )
+
+
+@receiver(export_parts, dispatch_uid="community.export")
+def export_community_data(sender: Any, member: Any, **_kwargs: Any) -> dict[str, Any]:
+    """Chat lines, blocks, reports made, moderation about the member."""
+    return selectors.member_data(member.pk)

@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Profile
-from community.models import Block, ChatLine, ChatMute, ModerationAction, Standing
+from community.models import Block, ChatLine, ChatMute, ModerationAction, Report, Standing
 from games.models import Table
 
 HISTORY_LINES = 30
@@ -136,3 +136,43 @@ def table_of_member(*, table_id: int, user_id: int) -> Table | None:
     """The table ``table_id`` if the member sat at it (a report from a name at
     the table attaches it), else None."""
     return Table.objects.filter(pk=table_id, seats__user_id=user_id).distinct().first()
+
+
+def member_data(user_id: int) -> dict[str, Any]:
+    """The community's part of a member's data file (``accounts.hooks.export_parts``):
+    every chat line they wrote (with where), the members they block, the reports
+    they made, and the moderators' actions about them with their reasons (not who
+    took them: the moderators' names are the staff's)."""
+    lines = ChatLine.objects.filter(author_id=user_id).order_by("created", "pk")
+    return {
+        "chat_lines": [
+            {
+                "at": line.created.isoformat(),
+                "table": line.table_id,
+                "tournament": line.tournament_id,
+                "room": line.room,
+                "text": line.text,
+                "hidden_from_others": line.only_author,
+            }
+            for line in lines
+        ],
+        "blocks": [
+            {"member": block.blocked.get_username(), "since": block.created.isoformat()}
+            for block in Block.objects.filter(blocker_id=user_id).select_related("blocked").order_by("created")
+        ],
+        "reports_made": [
+            {
+                "about": report.reported.get_username(),
+                "reason": report.reason,
+                "text": report.text,
+                "table": report.table_id,
+                "status": report.status,
+                "at": report.created.isoformat(),
+            }
+            for report in Report.objects.filter(reporter_id=user_id).select_related("reported").order_by("created")
+        ],
+        "moderation": [
+            {"kind": action.kind, "reason": action.reason, "at": action.created.isoformat()}
+            for action in ModerationAction.objects.filter(member_id=user_id).order_by("created")
+        ],
+    }

@@ -13,7 +13,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.hooks import profile_panels
+from accounts.hooks import export_parts, profile_panels
 from games.models import Game, Table
 from games.play.modes import RANKED_MODES
 from games.signals import game_finished, home_page_panels, periodic_tick
@@ -64,3 +64,9 @@ def score_finished_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -
     except Exception:
         # The periodic tick scores what a lost signal left (services.score_missed).
         logger.exception("could not score the tournament game of table %d", table.pk)
+
+
+@receiver(export_parts, dispatch_uid="tournaments.export")
+def export_tournament_data(sender: Any, member: Any, **_kwargs: Any) -> dict[str, Any]:
+    """Every tournament the member joined, with their score, games and rank."""
+    return {"tournaments": selectors.member_entries(member.pk)}

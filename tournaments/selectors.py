@@ -79,6 +79,29 @@ def history(member_id: int, *, viewer_id: int | None = None, limit: int = 20) ->
     return result
 
 
+def member_entries(member_id: int) -> list[dict[str, Any]]:
+    """Every tournament the member joined, oldest first, for their data file
+    (``accounts.hooks.export_parts``): its format, mode, start, status, and the
+    member's rank, score, games, whether they withdrew or went berserk."""
+    rows = []
+    for entry in reversed(history(member_id, viewer_id=member_id, limit=100_000)):
+        tournament = entry.tournament
+        rows.append(
+            {
+                "tournament": tournament.pk,
+                "format": tournament.format,
+                "mode": tournament.mode,
+                "starts_at": tournament.starts_at.isoformat(),
+                "status": tournament.status,
+                "rank": entry.rank,
+                "score": entry.score,
+                "games": entry.games,
+                "withdrawn": entry.withdrawn,
+            }
+        )
+    return rows
+
+
 def trophies(member_id: int, *, viewer_id: int | None = None) -> dict[int, int]:
     """How many times the member finished 1st, 2nd and 3rd ({1: n, 2: n, 3: n}),
     over every finished tournament (the private ones only to the member)."""

@@ -172,3 +172,24 @@ def test_the_openapi_document_is_served_with_its_version():
     from openapi_spec_validator import validate
 
     validate(document)
+
+
+def test_a_challenge_from_a_blocked_member_never_reaches_the_blocker(bot_and_person):
+    """The blocked one can no longer challenge the member who blocked them, and is
+    not told: their challenge is made and stays open for them, and the blocker's
+    event stream never lists it nor can it be accepted (docs/moderation.md)."""
+    from community.services import block
+
+    bot, alice, bot_auth, alice_auth = bot_and_person
+    block(blocker=bot, blocked=alice)
+    made = Client().post("/api/challenge/robot", json.dumps({"preset": "duel-block", "target": 0}),
+                         content_type="application/json", **alice_auth)
+    assert made.status_code == 200, made.content
+    assert made.json()["status"] == "created"
+    challenge_id = made.json()["id"]
+    assert [c.pk for c in selectors.challenges_of(alice.pk, open_only=True)] == [challenge_id]
+    assert selectors.challenges_of(bot.pk, open_only=True) == []
+    refused = Client().post(f"/api/challenge/{challenge_id}/accept", **bot_auth)
+    assert refused.status_code == 404
+    assert not Table.objects.exists()
+    assert Challenge.objects.get().status == "created"
