@@ -25,19 +25,30 @@ class ModerationForm(ActionForm):
 
 
 def _each(
-    request: HttpRequest, reports: QuerySet[Report], act: Callable[[Report, str], Any], done: str
+    request: HttpRequest,
+    rows: QuerySet[Any],
+    act: Callable[[Any, str], Any],
+    done: str,
+    *,
+    related: str = "reported",
+    stop_at_refusal: bool = True,
 ) -> None:
+    """An action on the selected rows (reports, or members' standings), with the
+    reason typed beside the menu; a refusal is shown, and ends the action on
+    reports (``stop_at_refusal``) or skips that row on standings."""
     reason = request.POST.get("reason", "").strip()
     if not reason:
         messages.error(request, _("Give the reason of the action."))
         return
     count = 0
-    for report in reports.select_related("reported"):
+    for row in rows.select_related(related):
         try:
-            act(report, reason)
+            act(row, reason)
         except services.CommunityError as error:
             messages.error(request, error.message)
-            return
+            if stop_at_refusal:
+                return
+            continue
         count += 1
     messages.success(request, f"{done}: {count}")
 
@@ -117,25 +128,6 @@ class ModerationActionAdmin(admin.ModelAdmin):
         return False
 
 
-def _each_member(
-    request: HttpRequest, standings: QuerySet[Standing], act: Callable[[Standing, str], Any], done: str
-) -> None:
-    """An action on members' standings, with the reason typed beside the menu."""
-    reason = request.POST.get("reason", "").strip()
-    if not reason:
-        messages.error(request, _("Give the reason of the action."))
-        return
-    count = 0
-    for standing in standings.select_related("member"):
-        try:
-            act(standing, reason)
-        except services.CommunityError as error:
-            messages.error(request, error.message)
-            continue
-        count += 1
-    messages.success(request, f"{done}: {count}")
-
-
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):
     """The members' standings: a troll mark or a chat timeout lifted from
@@ -153,13 +145,14 @@ class StandingAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Lift the chat timeout"))
     def lift_chat_timeout(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
-        _each_member(request, queryset, lambda s, why: services.lift_chat_timeout(
-            member=s.member, moderator=request.user, reason=why), "lifted")  # type: ignore[arg-type]
+        _each(request, queryset, lambda s, why: services.lift_chat_timeout(
+            member=s.member, moderator=request.user, reason=why), "lifted", related="member", stop_at_refusal=False)  # type: ignore[arg-type]
 
     @admin.action(description=_("Lift the troll mark"))
     def lift_troll(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
-        _each_member(request, queryset, lambda s, why: services.mark_troll(
-            member=s.member, moderator=request.user, reason=why, troll=False), "lifted")  # type: ignore[arg-type]
+        _each(request, queryset, lambda s, why: services.mark_troll(
+            member=s.member, moderator=request.user, reason=why, troll=False),  # type: ignore[arg-type]
+            "lifted", related="member", stop_at_refusal=False)
 
 
 @admin.register(ChatLine)
