@@ -6,33 +6,14 @@ invitations are withdrawn."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
-from django.test import Client
 
 from accounts import services
+from accounts.tests.test_close import PASSWORD, _fresh_rate_limits, close, logged_in  # noqa: F401 (the fixture)
 from lobby import private, room_tables
 from lobby import services as lobby_services
 from lobby.models import Invitation, QueueEntry
 
 pytestmark = pytest.mark.django_db
-PASSWORD = "secret-pass-123"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_rate_limits():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def close(client: Client, password: str = PASSWORD):
-    return client.post("/account/close/", {"password": password})
 
 
 def test_a_waiting_room_table_refuses_and_the_queue_and_invitations_are_settled(make_member) -> None:
