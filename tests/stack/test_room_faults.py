@@ -121,8 +121,9 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         )
         received = wait_for_log(stack, r"Task lobby\.tasks\.settle_room_table\[([0-9a-f-]+)\] received", start=start)
         task_id = received[0].group(1)
-        # The worker is inside the settlement: its transaction waits for the lock.
-        deadline = time.monotonic() + 20
+        # The worker is inside the settlement: its transaction waits for the lock
+        # (a generous wait: under the parallel suite the two cores are busy).
+        deadline = time.monotonic() + 60
         while not blocker.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
         ).fetchone()[0]:
