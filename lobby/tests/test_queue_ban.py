@@ -114,30 +114,44 @@ def test_resigning_is_not_leaving(make_member, commit) -> None:
     assert account_selectors.completion(alice).percent == 100
 
 
-@pytest.mark.django_db
-def test_letting_the_clock_play_three_turns_in_a_row_counts_as_leaving(make_member, commit) -> None:
-    alice, bob = make_member("alice"), make_member("bob")
+def let_the_clock_play(alice, bob, *, turns: int) -> bool:
+    """A ranked duel in which alice's clock runs out ``turns`` turns in a row (the
+    server plays them) while bob plays his own; False if the deal ended its single
+    round before alice had that many turns (a random deal may block early)."""
     table = ranked_table([alice, bob])
     game = Game.objects.get(table=table)
     timed_out = 0
-    # In one capture of the after-commit work: a random deal may end its round
-    # with alice's third turn, and the game's end is what counts the abandonment.
-    with commit():
-        while timed_out < 3:
-            game.refresh_from_db()
-            state = game_selectors.game_state(game)
-            assert state is not None
-            assert not state.game_over
-            if state.to_move is None:
-                game_services.start_next_round(game_id=game.pk, seat=None, expected_seq=game.seq)
-            elif state.to_move == 0:
-                assert stand_ins.play_for(game_id=game.pk, seat=0, by="server")  # alice's clock ran out
-                timed_out += 1
-            else:
-                stand_ins.play_for(game_id=game.pk, seat=1, by="")  # bob plays his turn himself
+    while timed_out < turns:
         game.refresh_from_db()
-        if not game.finished:
-            game_services.resign(game_id=game.pk, seat=1)
+        state = game_selectors.game_state(game)
+        assert state is not None
+        if state.game_over:
+            return False
+        if state.to_move is None:
+            game_services.start_next_round(game_id=game.pk, seat=None, expected_seq=game.seq)
+        elif state.to_move == 0:
+            assert stand_ins.play_for(game_id=game.pk, seat=0, by="server")  # alice's clock ran out
+            timed_out += 1
+        else:
+            stand_ins.play_for(game_id=game.pk, seat=1, by="")  # bob plays his turn himself
+    game.refresh_from_db()
+    if not game.finished:
+        game_services.resign(game_id=game.pk, seat=1)
+    return True
+
+
+@pytest.mark.django_db
+def test_letting_the_clock_play_three_turns_in_a_row_counts_as_leaving(make_member, commit) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    # In one capture of the after-commit work: the game's end is what counts the
+    # abandonment. A deal too short for three turns of alice's counts nothing, and
+    # another is dealt.
+    with commit():
+        short = 0
+        while not let_the_clock_play(alice, bob, turns=3):
+            short += 1
+            assert short < 20, "twenty deals in a row ended before alice's third turn"
+            assert not Abandonment.objects.exists()
     assert list(Abandonment.objects.values_list("user__username", "seat", "kind")) == [("alice", 0, "timeouts")]
 
 

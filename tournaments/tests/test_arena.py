@@ -35,6 +35,12 @@ def live_tables(tournament):
     )
 
 
+def finished_count(tournament) -> int:
+    """The tournament's games over (those the test played, and any deal that ended at
+    its automatic opening: about one duel-block deal in 110 blocks before anyone moves)."""
+    return TournamentGame.objects.filter(tournament=tournament, table__status=Table.Status.FINISHED).count()
+
+
 def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     members = [make_member(f"player{index}") for index in range(8)]
     tournament = services.create_tournament(
@@ -47,8 +53,9 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     assert report["paired"] == 4
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.STARTED
-    # Each pair hears of its table on the lobby socket.
-    assert len(lobby_frames) == 4
+    # Each pair hears of its table on the lobby socket (a deal over at its opening
+    # has its players paired again at once: one frame per table).
+    assert len(lobby_frames) == TournamentGame.objects.filter(tournament=tournament).count() >= 4
     for user_ids, frame in lobby_frames:
         assert frame["type"] == "matched"
         assert frame["tournament"] == tournament.pk
@@ -59,11 +66,11 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
         assert table.mode == "duel-block"
 
     # Three waves: each finished game is scored and its players paired again at once.
-    played = 0
     for wave in range(3):
         for table in live_tables(tournament):
             play_out(table, seed=wave * 10 + table.pk)
-            played += 1
+    played = finished_count(tournament)
+    assert played >= 12
     assert Score.objects.filter(game__tournament=tournament).count() == 2 * played
     # Nobody is ever at two tables at once, and the waves went on.
     assert len(live_tables(tournament)) == 4
@@ -77,14 +84,14 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     assert services.tick()["finished"] == 0  # games still playing
     for table in live_tables(tournament):
         play_out(table, seed=table.pk)
-        played += 1
     assert live_tables(tournament) == []
+    played = finished_count(tournament)
     assert services.tick()["finished"] == 1
     assert services.tick()["finished"] == 0  # the end is computed once
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     finished_games = TournamentGame.objects.filter(tournament=tournament)
-    assert finished_games.count() == played == 16
+    assert finished_games.count() == played >= 16
 
     # Scored once: a second delivery of a game's end writes nothing.
     first = finished_games.first()
@@ -252,3 +259,34 @@ def test_the_lobby_tick_starts_and_pairs_a_tournament_without_importing_it(make_
     assert report["tournaments"]["started"] == 1
     assert report["tournaments"]["paired"] == 1
     assert len(live_tables(tournament)) == 1
+
+
+def test_a_deal_over_at_its_opening_is_scored_and_its_players_paired_again(make_member, lobby_frames, monkeypatch):
+    """About one duel-block deal in 110 blocks at its automatic opening: the game is
+    over as its table is created, scored at once, and its two players sent on."""
+    import itertools
+
+    from games.engine import new_game
+    from games.fairplay.fairness import new_seed
+    from games.play.modes import RANKED_MODES
+    from games.play.services import tables
+
+    rules = RANKED_MODES["duel-block"].rules
+    instant = next(seed for seed in (f"opening-{n}" for n in itertools.count()) if new_game(rules, seed).round_over)
+    dealt = itertools.count()
+    monkeypatch.setattr(tables, "new_seed", lambda: instant if next(dealt) == 0 else new_seed())
+    members = [make_member(f"player{index}") for index in range(4)]
+    tournament = services.create_tournament(
+        user=members[0], format="arena", mode="duel-block", minutes=30, starts_in=0, rated=True
+    )
+    for member in members:
+        services.join(tournament=tournament, user=member)
+    assert services.tick(now=timezone.now() + timedelta(seconds=1))["paired"] == 2
+    assert finished_count(tournament) == 1
+    first = TournamentGame.objects.filter(tournament=tournament).order_by("pk").first()
+    assert Score.objects.filter(game=first).count() == 2
+    # Its two players were paired again (together: nobody else was free).
+    assert len(live_tables(tournament)) == 2
+    assert sorted(frame["table"] for _users, frame in lobby_frames) == sorted(
+        TournamentGame.objects.filter(tournament=tournament).values_list("table_id", flat=True)
+    )
