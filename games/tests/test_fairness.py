@@ -182,7 +182,10 @@ def test_every_computer_move_is_published_with_its_version_and_recomputed_as_tha
     assert report.computer_checked + len(report.computer_unchecked) == total  # forced moves are the same
     assert all("it needs hard version 1: " in line for line in report.computer_unchecked)
     rows = review.build_review(game)["computer"]
-    assert {row["status"] for row in rows} == {"same", "needs"}
+    # A forced move (one legal action) is the same whatever the version; a random deal
+    # may give the computer none.
+    assert [row["status"] for row in rows].count("same") == report.computer_checked
+    assert [row["status"] for row in rows].count("needs") == len(report.computer_unchecked)
     assert all(row["needed"] == ["1"] and row["recomputed"] is None for row in rows if row["status"] == "needs")
 
 
