@@ -102,7 +102,8 @@ SESSION_KEYS = ("k3xq9v2m7w1r8t4y6u0p5s2d9f3g7h1j", "z8c4v6b2n0m3a5s7d9f1g3h5j7k
 
 def table_with_a_draw() -> tuple[Table, Move]:
     """A live duel between two guests (by realistic session keys) in which
-    someone drew a tile from the boneyard: the drawn tile is theirs alone."""
+    someone drew a tile from the boneyard (the drawn tile is theirs alone) and a
+    tile was laid."""
     rng = random.Random(7)
     for _attempt in range(20):
         table = make_table(
@@ -120,7 +121,8 @@ def table_with_a_draw() -> tuple[Table, Move]:
                 game_id=game.pk, seat=state.to_move, action=rng.choice(legal_actions(state)), expected_seq=game.seq
             )
             draw = Move.objects.filter(game=game, kind=Move.Kind.DRAW).first()
-            if draw is not None:
+            # A tile laid too (beyond the opening): the tests compare with a public play.
+            if draw is not None and Move.objects.filter(game=game, kind=Move.Kind.PLAY).exists():
                 return table, draw
         Seat.objects.filter(table=table).update(guest_key="")  # free the keys for the next try
     raise AssertionError("no draw in 20 games")
