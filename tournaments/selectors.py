@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from community import selectors as community_selectors
@@ -157,6 +157,23 @@ def free_players(tournament: Tournament) -> list[Player]:
         )
     )
     return [player for player in candidates if player.user_id not in engaged]
+
+
+def last_tables(tournament: Tournament, player_ids: list[int]) -> dict[int, frozenset[int]]:
+    """Player id -> the other players of their last table in the tournament
+    (none before a first game): a four-player arena avoids seating them together again."""
+    latest = dict(
+        GameSeat.objects.filter(game__tournament=tournament, player_id__in=player_ids)
+        .values("player_id")
+        .annotate(last=Max("game_id"))
+        .values_list("player_id", "last")
+    )
+    seated: dict[int, set[int]] = {}
+    for game_id, player_id in GameSeat.objects.filter(game_id__in=set(latest.values())).values_list(
+        "game_id", "player_id"
+    ):
+        seated.setdefault(game_id, set()).add(player_id)
+    return {player_id: frozenset(seated.get(game_id, set()) - {player_id}) for player_id, game_id in latest.items()}
 
 
 def entry(tournament: Tournament, user_id: int | None) -> Player | None:

@@ -36,12 +36,12 @@ from games.verifier import arena
 from lobby import broadcast
 from tournaments import selectors
 from tournaments.models import GameSeat, Player, Schedule, Score, Tournament, TournamentGame
-from tournaments.pairing import Free, pair_wave
+from tournaments.pairing import Free, group_wave, pair_wave
 
 logger = logging.getLogger(__name__)
 
-ARENA_MODES = ("duel-block", "duel-draw")
-"""The modes an arena is played in (duels; the four-player arena is not built yet)."""
+ARENA_MODES = ("duel-block", "duel-draw", arena.FOUR_MODE)
+"""The modes an arena is played in: the duels and the four-player free-for-all."""
 MINUTES = (1, 120)
 STARTS_IN = (0, 7 * 24 * 60)
 
@@ -65,7 +65,9 @@ def check_settings(*, format: str, mode: str, minutes: int) -> None:
     if format != Tournament.Format.ARENA:
         raise TournamentError(_("Unknown tournament format."))
     if mode not in ARENA_MODES:
-        raise TournamentError(_("An arena is played in a duel mode: the block game or the draw game."))
+        raise TournamentError(
+            _("An arena is played in a duel mode (the block game or the draw game) or by four players.")
+        )
     if not MINUTES[0] <= minutes <= MINUTES[1]:
         raise TournamentError(_("An arena lasts from 1 to 120 minutes."))
 
@@ -282,9 +284,17 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
             return tables
         ranks = selectors.ranks(tournament)
         by_id = {player.pk: player for player in free}
-        wave = [Free(player.pk, ranks[player.pk], player.last_opponent_id) for player in free]
-        for first, second in pair_wave(wave):
-            players = [by_id[first.player], by_id[second.player]]
+        groups: list[tuple[Free, ...]]
+        if spec.players == arena.FOUR_PLAYERS:
+            # Tables of four, avoiding the others of one's last table.
+            last = selectors.last_tables(tournament, list(by_id))
+            wave = [Free(player.pk, ranks[player.pk], last_table=last.get(player.pk, frozenset())) for player in free]
+            groups = list(group_wave(wave))
+        else:
+            wave = [Free(player.pk, ranks[player.pk], player.last_opponent_id) for player in free]
+            groups = list(pair_wave(wave))
+        for group in groups:
+            players = [by_id[item.player] for item in group]
             # Alternate who opens: the one with fewer games so far sits first.
             players.sort(key=lambda player: (player.games, player.pk))
             try:
@@ -306,8 +316,12 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                     game = TournamentGame.objects.create(tournament=tournament, table=table)
                     for number, player in enumerate(players):
                         GameSeat.objects.create(game=game, player=player, number=number, berserk=player.berserk)
-                    for player, other in ((players[0], players[1]), (players[1], players[0])):
-                        Player.objects.filter(pk=player.pk).update(last_opponent=other, berserk=False)
+                    if len(players) == 2:
+                        for player, other in ((players[0], players[1]), (players[1], players[0])):
+                            Player.objects.filter(pk=player.pk).update(last_opponent=other, berserk=False)
+                    else:
+                        # A four-player table: the last table is read from the seats.
+                        Player.objects.filter(pk__in=[player.pk for player in players]).update(berserk=False)
             except InGame:
                 # Seated elsewhere since the read: they wait for the next wave.
                 continue
