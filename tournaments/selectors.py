@@ -228,3 +228,99 @@ def seconds_left(tournament: Tournament, *, now: datetime | None = None) -> int:
     if tournament.status == Tournament.Status.STARTED:
         return max(0, int((tournament.ends_at - moment).total_seconds()))
     return 0
+
+
+# --- The live standings frame (docs/tournaments.md, "Live standings") ----------------
+
+AROUND = 2
+"""The ranks on either side of the viewer's own that the frame carries."""
+NAME_CHARS = 24
+"""A name in the frame is cut to this many characters (a username may have 150):
+the frame stays under 4 KB whatever the names and the number of players."""
+FRAME_GROUP = "tournament.{id}"
+
+
+def frame_group(tournament_id: int) -> str:
+    """The channel group of the tournament page's sockets (``/ws/tournament/<id>/``)."""
+    return FRAME_GROUP.format(id=tournament_id)
+
+
+def short_name(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "\u2026"
+
+
+def rank_of(player: Player) -> int:
+    """The player's rank now (1 = first): one count of those ahead of them in
+    the order of the standings (points, wins, the order of joining)."""
+    ahead = (
+        Q(score__gt=player.score)
+        | Q(score=player.score, wins__gt=player.wins)
+        | Q(score=player.score, wins=player.wins, joined_at__lt=player.joined_at)
+        | Q(score=player.score, wins=player.wins, joined_at=player.joined_at, pk__lt=player.pk)
+    )
+    return Player.objects.filter(tournament_id=player.tournament_id).filter(ahead).count() + 1
+
+
+def _row(rank: int, player: Player, streak_after: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": short_name(player.user.username),
+        "score": player.score,
+        "games": player.games,
+        "fire": player.streak >= streak_after,
+    }
+
+
+def top_rows(tournament_id: int, *, streak_after: int) -> list[dict[str, Any]]:
+    """The first ``TOP`` rows of the standings, as the frame carries them."""
+    players = Player.objects.filter(tournament_id=tournament_id).select_related("user")
+    ordered = players.order_by("-score", "-wins", "joined_at", "pk")[:TOP]
+    return [_row(rank, player, streak_after) for rank, player in enumerate(ordered, start=1)]
+
+
+def around_rows(player: Player, rank: int, *, streak_after: int) -> list[dict[str, Any]]:
+    """The rows from ``rank - AROUND`` to ``rank + AROUND`` that are below the top."""
+    first = max(rank - AROUND, TOP + 1)
+    last = rank + AROUND
+    if last < first:
+        return []
+    players = Player.objects.filter(tournament_id=player.tournament_id).select_related("user")
+    ordered = players.order_by("-score", "-wins", "joined_at", "pk")[first - 1 : last]
+    return [_row(index, row, streak_after) for index, row in enumerate(ordered, start=first)]
+
+
+def standings_frame(tournament: Tournament, user_id: int | None, *, streak_after: int) -> dict[str, Any]:
+    """The ``standings`` frame for one viewer: the top ten, and for a player
+    their own rank and the ranks around it."""
+    rank, around = viewer_part(tournament.pk, user_id, streak_after=streak_after)
+    return {**base_frame(tournament, streak_after=streak_after), "me": rank, "around": around}
+
+
+def touches(rank: int | None, lo: int, hi: int) -> bool:
+    """Whether ranks ``lo`` to ``hi`` changing changes a viewer's own rank or
+    the rows around it (always, when their rank is not known)."""
+    return rank is None or (rank - AROUND <= hi and lo <= rank + AROUND)
+
+
+def base_frame(tournament: Tournament, *, streak_after: int) -> dict[str, Any]:
+    """The part of the ``standings`` frame every viewer shares (no viewer's rank)."""
+    return {
+        "type": "standings",
+        "tournament": tournament.pk,
+        "status": tournament.status,
+        "players": Player.objects.filter(tournament=tournament).count(),
+        "top": top_rows(tournament.pk, streak_after=streak_after),
+        "me": None,
+        "around": [],
+    }
+
+
+def viewer_part(tournament_id: int, user_id: int | None, *, streak_after: int) -> tuple[int | None, list[dict[str, Any]]]:
+    """(the viewer's rank, the rows around it), or (None, []) for one who did not join."""
+    if user_id is None:
+        return None, []
+    mine = Player.objects.filter(tournament_id=tournament_id, user_id=user_id).first()
+    if mine is None:
+        return None, []
+    rank = rank_of(mine)
+    return rank, around_rows(mine, rank, streak_after=streak_after)

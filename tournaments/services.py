@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -366,6 +368,8 @@ def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
         locked.status = Tournament.Status.FINISHED
         locked.finished_at = moment
         locked.save(update_fields=["final_standings", "status", "finished_at"])
+        everyone = (1, max(1, len(locked.final_standings)))
+        transaction.on_commit(partial(announce_standings, tournament_id=locked.pk, ranks=everyone))
     logger.info("tournament %d finished", tournament.pk)
     return True
 
@@ -410,6 +414,10 @@ def record_game(*, table_id: int) -> list[Score]:
                 player.pk: player
                 for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
             }
+            # Scoring is one at a time per tournament (the row lock above): the
+            # ranks read before and after are exact, and only the ranks between
+            # them move (the frame's viewers outside them keep their rows).
+            before = [selectors.rank_of(player) for player in players.values()]
             for seat, fact in zip(seats, facts, strict=True):
                 player = players[seat.player_id]
                 points, streak = arena.score(fact, player.streak)
@@ -421,10 +429,35 @@ def record_game(*, table_id: int) -> list[Score]:
                     wins=F("wins") + (counted if fact.outcome == arena.WINNING else 0),
                     games=F("games") + counted,
                 )
+            after = [selectors.rank_of(player) for player in Player.objects.filter(pk__in=list(players))]
+            moved = (min(before + after), max(before + after))
+            # Stored before announced: the frame goes out after the commit.
+            transaction.on_commit(partial(announce_standings, tournament_id=tournament.pk, ranks=moved))
     except IntegrityError:
         # Already scored (the unique constraint): nothing counted twice.
         return []
     return scores
+
+
+def announce_standings(*, tournament_id: int, ranks: tuple[int, int]) -> None:
+    """Send the tournament page's sockets the new standings (their shared part;
+    each socket adds its viewer's rank and the rows around it when ``ranks``,
+    the ranks that moved, reach them). A failed send is logged: a socket
+    that reconnects gets the whole frame."""
+    layer = get_channel_layer()
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if layer is None or tournament is None:
+        return
+    message = {
+        "type": "tournament.standings",
+        "frame": selectors.base_frame(tournament, streak_after=arena.STREAK_AFTER),
+        "lo": ranks[0],
+        "hi": ranks[1],
+    }
+    try:
+        async_to_sync(layer.group_send)(selectors.frame_group(tournament_id), message)
+    except Exception:
+        logger.exception("could not announce the standings of tournament %d", tournament_id)
 
 
 def score_missed(*, limit: int = 50) -> int:
