@@ -42,10 +42,11 @@ class TournamentConsumer(JsonSocket):
     tournament_id = 0
     user_id: int | None = None
     rank: int | None = None
-    around: list[dict[str, Any]] = []  # noqa: RUF012 (replaced, never changed in place)
+    around: list[dict[str, Any]]
     _group = ""
 
     async def connect(self) -> None:
+        self.around = []
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         self.language = socket_language(self.scope)

@@ -75,7 +75,8 @@ def test_placements_are_a_ranking_with_shared_places(scores, winner, resigned):
         assert places == [1, 1, 1, 1]
         return
     if winner is not None:
-        assert places[winner] == 1 and places.count(1) == 1
+        assert places[winner] == 1
+        assert places.count(1) == 1
     if resigned is not None:
         assert places[resigned] == max(places)
     # Standard competition ranking: a place p is taken by k seats, the next is p + k.
@@ -138,4 +139,5 @@ def test_the_four_mode_is_the_one_the_verifier_scores_by_place():
     from games.play.modes import RANKED_MODES
 
     mode = RANKED_MODES[arena.FOUR_MODE]
-    assert mode.players == arena.FOUR_PLAYERS and not mode.teams
+    assert mode.players == arena.FOUR_PLAYERS
+    assert not mode.teams

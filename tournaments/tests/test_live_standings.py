@@ -77,7 +77,9 @@ async def test_the_page_socket_gets_the_standings_after_each_scored_game():
     guest, connected, _code = await connect(f"/ws/tournament/{tournament.pk}/")
     assert connected
     first = await next_standings(ana)
-    assert first["tournament"] == tournament.pk and first["players"] == 4 and first["status"] == "started"
+    assert first["tournament"] == tournament.pk
+    assert first["players"] == 4
+    assert first["status"] == "started"
     assert [row["rank"] for row in first["top"]] == [1, 2, 3, 4]
     assert first["me"] == next(row["rank"] for row in first["top"] if row["player"] == "ana")
     assert (await next_standings(guest))["me"] is None
@@ -114,7 +116,8 @@ async def test_a_private_tournament_socket_needs_its_key():
 
     tournament = await database_sync_to_async(private)()
     communicator, connected, code = await connect(f"/ws/tournament/{tournament.pk}/")
-    assert not connected and code == 4404
+    assert not connected
+    assert code == 4404
     communicator, connected, _code = await connect(f"/ws/tournament/{tournament.pk}/?key={tournament.token}")
     assert connected
     assert (await next_standings(communicator))["players"] == 0
@@ -132,14 +135,16 @@ def test_the_frame_carries_the_top_ten_and_the_ranks_around_mine_under_4_kb():
     assert [row["rank"] for row in frame["top"]] == list(range(1, 11))
     assert frame["me"] == 25
     assert [row["rank"] for row in frame["around"]] == [23, 24, 25, 26, 27]
-    assert frame["around"][2]["player"].startswith("24") and frame["around"][2]["fire"] is True
+    assert frame["around"][2]["player"].startswith("24")
+    assert frame["around"][2]["fire"] is True
     assert all(len(row["player"]) <= selectors.NAME_CHARS for row in frame["top"] + frame["around"])
     # As the socket sends it (json.dumps, non-ASCII escaped) and as UTF-8.
     assert len(json.dumps(frame).encode()) < 4096
     assert len(json.dumps(frame, ensure_ascii=False).encode()) < 4096
     # Near the top, the rows around are those below the top only.
     near = selectors.standings_frame(tournament, users[9].pk, streak_after=arena.STREAK_AFTER)
-    assert near["me"] == 10 and [row["rank"] for row in near["around"]] == [11, 12]
+    assert near["me"] == 10
+    assert [row["rank"] for row in near["around"]] == [11, 12]
 
 
 def test_only_viewers_whose_rows_moved_read_them_again():
