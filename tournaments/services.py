@@ -404,38 +404,49 @@ def record_game(*, table_id: int) -> list[Score]:
         return []
     seats = list(GameSeat.objects.filter(game=game_row).order_by("number"))
     facts = game_facts(game, seats)
-    scores: list[Score] = []
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=game_row.tournament_id)
             if tournament.status != Tournament.Status.STARTED:
                 return []
-            players = {
-                player.pk: player
-                for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
-            }
-            # Scoring is one at a time per tournament (the row lock above): the
-            # ranks read before and after are exact, and only the ranks between
-            # them move (the frame's viewers outside them keep their rows).
-            before = [selectors.rank_of(player) for player in players.values()]
-            for seat, fact in zip(seats, facts, strict=True):
-                player = players[seat.player_id]
-                points, streak = arena.score(fact, player.streak)
-                scores.append(Score.objects.create(game=game_row, player=player, points=points, outcome=fact.outcome))
-                counted = 0 if fact.aborted else 1
-                Player.objects.filter(pk=player.pk).update(
-                    score=F("score") + points,
-                    streak=streak,
-                    wins=F("wins") + (counted if fact.outcome == arena.WINNING else 0),
-                    games=F("games") + counted,
-                )
-            after = [selectors.rank_of(player) for player in Player.objects.filter(pk__in=list(players))]
-            moved = (min(before + after), max(before + after))
-            # Stored before announced: the frame goes out after the commit.
-            transaction.on_commit(partial(announce_standings, tournament_id=tournament.pk, ranks=moved))
+            return score_seats(tournament=tournament, game_row=game_row, seats=seats, facts=facts)
     except IntegrityError:
         # Already scored (the unique constraint): nothing counted twice.
         return []
+
+
+def score_seats(
+    *, tournament: Tournament, game_row: TournamentGame, seats: list[GameSeat], facts: list[arena.Facts]
+) -> list[Score]:
+    """The standings update of one game: each seat's ``Score`` row and running
+    total, and the standings announced after the commit. Inside the caller's
+    transaction, with the tournament's row locked (``record_game``), so that
+    the scoring is one game at a time per tournament: the ranks read before
+    and after are exact, and only the ranks between them move (the frame's
+    viewers outside them keep their rows)."""
+    players = {
+        player.pk: player
+        for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
+    }
+    before = selectors.ranks_of(tournament.pk, [selectors.standing_key(player) for player in players.values()])
+    scores: list[Score] = []
+    keys: list[selectors.StandingKey] = []
+    for seat, fact in zip(seats, facts, strict=True):
+        player = players[seat.player_id]
+        points, streak = arena.score(fact, player.streak)
+        scores.append(Score(game=game_row, player=player, points=points, outcome=fact.outcome))
+        counted = 0 if fact.aborted else 1
+        won = counted if fact.outcome == arena.WINNING else 0
+        Player.objects.filter(pk=player.pk).update(
+            score=F("score") + points, streak=streak, wins=F("wins") + won, games=F("games") + counted
+        )
+        keys.append((player.score + points, player.wins + won, player.joined_at, player.pk))
+    # Once per game and player (the unique constraint: a second delivery fails here).
+    Score.objects.bulk_create(scores)
+    after = selectors.ranks_of(tournament.pk, keys)
+    moved = (min(before + after), max(before + after))
+    # Stored before announced: the frame goes out after the commit.
+    transaction.on_commit(partial(announce_standings, tournament_id=tournament.pk, ranks=moved))
     return scores
 
 

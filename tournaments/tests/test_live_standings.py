@@ -164,3 +164,15 @@ def test_the_end_of_the_tournament_is_announced(monkeypatch):
     )
     assert services.finish(tournament=tournament)
     assert sent == [{"tournament_id": tournament.pk, "ranks": (1, 2)}]
+
+
+def test_a_rank_counted_in_the_index_is_the_rank_of_the_ordered_standings():
+    tournament, users = make_players([f"p{index}" for index in range(30)])
+    for index, user in enumerate(users):
+        # Many ties on points and on wins: the order of joining decides.
+        Player.objects.filter(tournament=tournament, user=user).update(score=index % 4, wins=index % 3)
+    ordered = list(selectors.ranked_players(tournament))
+    keys = [selectors.standing_key(player) for player in ordered]
+    assert selectors.ranks_of(tournament.pk, keys) == list(range(1, 31))
+    assert [selectors.rank_of(player) for player in ordered[:3]] == [1, 2, 3]
+    assert selectors.ranks_of(tournament.pk, []) == []
