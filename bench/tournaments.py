@@ -99,7 +99,7 @@ def pairing() -> None:
         cells = []
         for kind, function in (("random", pair_wave), ("neighbours", pair_wave), ("four", group_wave)):
             function(wave[kind])  # warm
-            runs = timed(lambda function=function, kind=kind: function(wave[kind]), 7)
+            runs = timed(lambda function=function, free=wave[kind]: function(free), 7)
             cells.append(f"{statistics.median(runs):6.1f} / {max(runs):6.1f}")
         print(f"{players:>8} {players // 2:>6} {cells[0]:>16} {cells[1]:>18} {cells[2]:>16}")
 
@@ -170,8 +170,8 @@ def standings(games: int) -> None:
             viewer = rng.choice(members)
             viewers.extend(
                 timed(
-                    lambda viewer=viewer: selectors.viewer_part(
-                        tournament.pk, viewer.user_id, streak_after=arena.STREAK_AFTER
+                    lambda viewer=viewer, tournament_id=tournament.pk: selectors.viewer_part(
+                        tournament_id, viewer.user_id, streak_after=arena.STREAK_AFTER
                     ),
                     1,
                 )

@@ -12,12 +12,17 @@ to the next), each player linked to the ``NEAR`` nearest on either side; a
 window whose neighbours in the standings (1-2, 3-4, ...) include no rematch
 is that pairing, the best one, without running the matching.
 
-Four-player tables (``group_wave``): the same matching pairs the window's
-players, then a second matching pairs those pairs into tables (a table's
-weight falls with its spread in the standings and, far more, with each two of
-its players who sat at the same last table); then any swap of two players
-between two tables of the window that removes a rematch is made, until none
-does. All but at most three players are seated.
+Four-player tables (``group_wave``, in windows of ``TABLE_WINDOW``): the
+same matching pairs the window's players, then a second matching pairs those
+pairs into tables (a table's weight falls with its spread in the standings
+and, far more, with each two of its players who sat at the same last table);
+then any swap of two players between two tables of the window (or with one
+left out) that removes a rematch is made, until none does. All but at most
+three players are seated. Grouping into tables of four is a hard problem in
+general (a three-dimensional matching): these two matchings and the swaps are
+a heuristic (a larger window ends with no swap that would remove a rematch,
+not always with the fewest), and a window of at most ``EXACT_TABLES``
+players (two tables) tries every grouping.
 """
 
 from __future__ import annotations
@@ -36,6 +41,10 @@ NEAR = 4
 in a few tens of milliseconds); a smaller window is matched whole."""
 EXACT = 12
 TABLE = 4
+TABLE_WINDOW = 16
+"""Players grouped together at most into tables of four (four tables)."""
+EXACT_TABLES = 9
+"""A window of at most this many players is grouped by trying every grouping."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +162,42 @@ def _improve(tables: list[list[Free]], *, spare: bool) -> None:
                         improved = True
 
 
+def _spread(table: Sequence[Free]) -> int:
+    return max(item.rank for item in table) - min(item.rank for item in table)
+
+
+def _exact_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
+    """Every grouping of a small window (at most ``EXACT_TABLES`` players: a
+    few hundred groupings): the fewest rematches, then the smallest spreads."""
+    wanted = len(window) // TABLE
+
+    def best(rest: list[Free], tables: int) -> tuple[tuple[int, int], list[list[Free]], list[Free]]:
+        if tables == 0:
+            return (0, 0), [], rest
+        first, others = rest[0], rest[1:]
+        found: tuple[tuple[int, int], list[list[Free]], list[Free]] | None = None
+        for chosen in combinations(range(len(others)), TABLE - 1):
+            table = [first, *(others[i] for i in chosen)]
+            remaining = [item for i, item in enumerate(others) if i not in chosen]
+            (cost, spread), grouped, left = best(remaining, tables - 1)
+            candidate = ((cost + rematches(table), spread + _spread(table)), [table, *grouped], left)
+            if found is None or candidate[0] < found[0]:
+                found = candidate
+        if len(others) >= TABLE * tables:  # the first may be the one left out
+            (cost, spread), grouped, left = best(others, tables)
+            if found is None or (cost, spread) < found[0]:
+                found = ((cost, spread), grouped, [first, *left])
+        assert found is not None
+        return found
+
+    _cost, tables, left = best(list(window), wanted)
+    return tables, left
+
+
 def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
+    if len(window) <= EXACT_TABLES:
+        exact, spare_players = _exact_tables(window)
+        return sorted(exact, key=lambda table: table[0].rank), spare_players
     pair_index, left_index = _pairs(window)
     pairs = [[window[i], window[j]] for i, j in pair_index]
     left = [window[i] for i in left_index]
@@ -195,6 +239,6 @@ def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]
     return tables, sorted(left, key=lambda item: (item.rank, item.player))
 
 
-def group_wave(free: Sequence[Free], *, window: int = WINDOW) -> list[tuple[Free, Free, Free, Free]]:
+def group_wave(free: Sequence[Free], *, window: int = TABLE_WINDOW) -> list[tuple[Free, Free, Free, Free]]:
     """The tables of four of a wave: no player twice, all but at most three seated."""
     return [(a, b, c, d) for a, b, c, d in _windows(free, window, TABLE, _match_tables)]

@@ -268,8 +268,9 @@ def ranks_of(tournament_id: int, keys: list[StandingKey]) -> list[int]:
     if not keys:
         return []
     table = connection.ops.quote_name(Player._meta.db_table)
+    # Only the model's own table name is formatted in; every value is a parameter.
     ahead = (
-        f"(SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND score > %s)"
+        f"(SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND score > %s)"  # noqa: S608
         f" + (SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND score = %s AND (wins > %s"
         " OR (wins = %s AND (joined_at < %s OR (joined_at = %s AND id < %s)))))"
     )

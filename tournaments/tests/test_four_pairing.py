@@ -71,6 +71,27 @@ def test_no_table_repeats_a_last_table_when_another_grouping_avoids_it(wave):
     assert sum(rematches(table) for table in tables) == fewest_rematches(sorted(wave, key=lambda item: item.rank))
 
 
+@settings(max_examples=200, deadline=None)
+@given(waves(max_size=16).filter(lambda wave: len(wave) >= 10))
+def test_in_a_larger_window_no_swap_of_two_players_would_remove_a_rematch(wave):
+    tables = [list(table) for table in group_wave(wave)]
+    seated = {item.player for table in tables for item in table}
+    left = [item for item in wave if item.player not in seated]
+    groups = [*tables, left]
+    for t1, t2 in combinations(range(len(groups)), 2):
+        first, second = groups[t1], groups[t2]
+
+        def cost(index, group):
+            return 0 if index == len(groups) - 1 else rematches(group)
+
+        before = cost(t1, first) + cost(t2, second)
+        for i in range(len(first)):
+            for j in range(len(second)):
+                a = [*first[:i], second[j], *first[i + 1 :]]
+                b = [*second[:j], first[i], *second[j + 1 :]]
+                assert cost(t1, a) + cost(t2, b) >= before
+
+
 def test_players_sit_with_neighbours_in_the_standings():
     wave = [Free(player, player) for player in range(1, 13)]
     tables = [[item.rank for item in table] for table in group_wave(wave)]
