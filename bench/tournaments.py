@@ -8,9 +8,10 @@ with simulated results. Prints numbers; asserts nothing.
   neighbours in the standings; the median and the slowest of 7 runs;
 - a standings update after a game (``services.score_seats``, the site's own:
   the row locks, the ranks before and after, two ``Score`` rows, two
-  ``UPDATE``s, the commit, then the frame's shared part read and sent to the
-  channel layer), and one viewer's part of the frame (their rank and the
-  rows around it), on the database (a temporary SQLite file unless
+  ``UPDATE``s, the commit), its announcement after the commit
+  (``services.announce_standings``: the frame's shared part read and sent
+  to the channel layer), and one viewer's part of the frame (their rank and
+  the rows around it), on the database (a temporary SQLite file unless
   ``DATABASE_URL`` is set and migrated, or ``BENCH_MIGRATE=1``);
 - the size of a viewer's standings frame in bytes, as the socket sends it,
   with ordinary names and with the longest ones (150 characters of 3 bytes).
@@ -23,6 +24,7 @@ CPU the hypervisor took) is printed at the start and the end.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -60,9 +62,15 @@ from tournaments.pairing import Free, group_wave, pair_wave  # noqa: E402
 SIZES = (100, 250, 500, 1000)
 
 
-def timed(function, repeat: int) -> list[float]:
+def timed(function, repeat: int, *, collect: bool = False) -> list[float]:
+    """Milliseconds of each run; with ``collect``, a full garbage collection
+    before each (a collection of the whole process's objects, some 65 ms with
+    Django loaded, otherwise falls into whichever run allocates past the
+    threshold: the slowest run then measures it, not the pairing)."""
     runs = []
     for _ in range(repeat):
+        if collect:
+            gc.collect()
         start = time.perf_counter()
         function()
         runs.append((time.perf_counter() - start) * 1000)
@@ -99,7 +107,7 @@ def pairing() -> None:
         cells = []
         for kind, function in (("random", pair_wave), ("neighbours", pair_wave), ("four", group_wave)):
             function(wave[kind])  # warm
-            runs = timed(lambda function=function, free=wave[kind]: function(free), 7)
+            runs = timed(lambda function=function, free=wave[kind]: function(free), 7, collect=True)
             cells.append(f"{statistics.median(runs):6.1f} / {max(runs):6.1f}")
         print(f"{players:>8} {players // 2:>6} {cells[0]:>16} {cells[1]:>18} {cells[2]:>16}")
 
@@ -135,7 +143,9 @@ def arena_of(players: int, rng: random.Random, *, long_names: bool = False) -> T
     return tournament
 
 
-def one_game(tournament: Tournament, players: list[Player], rng: random.Random) -> Callable[[], None]:
+def one_game(
+    tournament: Tournament, players: list[Player], rng: random.Random, announced: list[dict[str, object]]
+) -> Callable[[], None]:
     """A finished game of two of ``players`` and its standings update, to time."""
     a, b = rng.sample(players, 2)
     table = Table.objects.create(kind=Table.Kind.PRIVATE, status=Table.Status.FINISHED)
@@ -145,6 +155,8 @@ def one_game(tournament: Tournament, players: list[Player], rng: random.Random) 
     other = {"win": "loss", "loss": "win", "draw": "draw"}[outcome]
 
     def update() -> None:
+        # The announcement after the commit is recorded here and timed apart.
+        services.announce_standings = lambda **kwargs: announced.append(kwargs)  # type: ignore[assignment]
         with transaction.atomic():
             locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
             services.score_seats(
@@ -159,14 +171,22 @@ def standings(games: int) -> None:
     database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
     layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
     print(f"\nthe standings after a game (database {database}, layer {layer}; ms: median / p95 of {games})")
-    print(f"{'players':>8} {'update + announce':>19} {'a viewer part':>15} {'frame bytes':>12} {'longest names':>14}")
+    print(
+        f"{'players':>8} {'update (stored)':>16} {'announce':>15} {'a viewer part':>15}"
+        f" {'frame bytes':>12} {'longest names':>14}"
+    )
+    announce = services.announce_standings
     for players in SIZES:
         tournament = arena_of(players, rng)
         members = list(Player.objects.filter(tournament=tournament))
-        updates, viewers = [], []
+        updates, announces, viewers = [], [], []
         for _ in range(games):
-            update = one_game(tournament, members, rng)
+            announced: list[dict[str, object]] = []
+            update = one_game(tournament, members, rng, announced)
             updates.extend(timed(update, 1))
+            services.announce_standings = announce  # type: ignore[assignment]
+            (call,) = announced
+            announces.extend(timed(lambda call=call: announce(**call), 1))
             viewer = rng.choice(members)
             viewers.extend(
                 timed(
@@ -185,7 +205,8 @@ def standings(games: int) -> None:
         long_size = len(json.dumps(long_frame).encode())
         p95 = lambda values: sorted(values)[int(0.95 * (len(values) - 1))]  # noqa: E731
         print(
-            f"{players:>8} {statistics.median(updates):8.2f} / {p95(updates):6.2f}"
+            f"{players:>8} {statistics.median(updates):7.2f} / {p95(updates):5.2f}"
+            f" {statistics.median(announces):6.2f} / {p95(announces):5.2f}"
             f" {statistics.median(viewers):6.2f} / {p95(viewers):5.2f} {size:>12} {long_size:>14}"
         )
 
