@@ -152,3 +152,18 @@ def test_the_four_player_arena_is_created_through_the_form(client, make_member):
     )
     assert response.status_code == 302
     assert Tournament.objects.get().mode == "four"
+
+
+def test_berserk_in_a_four_player_arena_halves_the_player_s_turn_at_their_table(make_member, lobby_frames):
+    members = [make_member(f"berserk{index}") for index in range(4)]
+    tournament = services.create_tournament(user=members[0], format="arena", mode="four", minutes=10, starts_in=0)
+    for member in members:
+        services.join(tournament=tournament, user=member)
+    services.berserk(tournament=tournament, user=members[2])
+    services.tick(now=timezone.now() + timedelta(seconds=1))
+    # The first table (a deal over at its opening would be followed by another at once).
+    seat = GameSeat.objects.filter(player__user=members[2]).order_by("game_id").first()
+    assert seat.berserk is True
+    turns = dict(seat.game.table.seats.values_list("user_id", "turn_percent"))
+    assert turns == {member.pk: 50 if member == members[2] else 100 for member in members}
+    assert not Player.objects.filter(tournament=tournament, berserk=True).exists()
