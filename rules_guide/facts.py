@@ -670,4 +670,10 @@ def tournament_facts() -> dict[str, Any]:
         "grace": duration_label(tournament_services.grace()),
         "modes": [RANKED_MODES[key] for key in tournament_services.ARENA_MODES],
         "series": arena_series(),
+        # The four-player free-for-all arena: points by place.
+        "places": list(arena.PLACE_POINTS),
+        "four_draw": arena.FOUR_DRAW,
+        "first_on_fire": arena.score(
+            arena.Facts(arena.WINNING, players=arena.FOUR_PLAYERS, place=1), arena.STREAK_AFTER
+        )[0],
     }

@@ -114,6 +114,9 @@ class Player(models.Model):
     class Meta:
         ordering = ["joined_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["tournament", "user"], name="tournament_player_once")]
+        # The order of the standings (selectors.ranked_players, rank_of): the
+        # top ten, the rows around a rank and a rank's count read it, not the table.
+        indexes = [models.Index(fields=["tournament", "-score", "-wins", "joined_at", "id"], name="tournament_standings")]
 
     def __str__(self) -> str:
         return f"player {self.user_id} of tournament {self.tournament_id}"

@@ -1,87 +1,244 @@
 """Who plays whom in an arena wave: pure (docs/tournaments.md, "Pairing").
 
-The free players of a wave, in the order of the standings, are matched by a
-maximum-weight matching (networkx's, on a graph whose edges are the pairs
-that may play): every player is paired if their number allows it (the
-matching has the most pairs), a pair's weight falls with the distance between
-the two in the standings, and a rematch with one's last opponent weighs less
-than any other pair, so that it is chosen only when nobody else is free to
-avoid it. A large wave is matched in windows of ``WINDOW`` neighbours in the
-standings (the one left over of a window moves on to the next), which keeps a
-wave of hundreds of players fast and pairs players with near ranks anyway.
+Duels (``pair_wave``): the free players of a wave, in the order of the
+standings, are matched by a maximum-weight matching (networkx's, on a graph
+whose edges are the pairs that may play): every player is paired if their
+number allows it (the matching has the most pairs), a pair's weight falls
+with the distance between the two in the standings, and a rematch with one's
+last opponent weighs less than any other pair, so that it is chosen only when
+nobody else is free to avoid it. A large wave is matched in windows of
+``WINDOW`` neighbours in the standings (the one left over of a window moves on
+to the next), each player linked to the ``NEAR`` nearest on either side; a
+window whose neighbours in the standings (1-2, 3-4, ...) include no rematch
+is that pairing, the best one, without running the matching.
+
+Four-player tables (``group_wave``, in windows of ``TABLE_WINDOW``): the
+same matching pairs the window's players, then a second matching pairs those
+pairs into tables (a table's weight falls with its spread in the standings
+and, far more, with each two of its players who sat at the same last table);
+then any swap of two players between two tables of the window (or with one
+left out) that removes a rematch is made, until none does. All but at most
+three players are seated. Grouping into tables of four is a hard problem in
+general (a three-dimensional matching): these two matchings and the swaps are
+a heuristic (a larger window ends with no swap that would remove a rematch,
+not always with the fewest), and a window of at most ``EXACT_TABLES``
+players (two tables) tries every grouping.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
 
 import networkx as nx
 
 WINDOW = 24
 """Players matched together at most (neighbours in the standings)."""
+NEAR = 4
+"""In a window of more than ``EXACT`` players, a player may be paired with the
+``NEAR`` nearest on either side only (a sparse graph: a wave of 500 is matched
+in a few tens of milliseconds); a smaller window is matched whole."""
+EXACT = 12
+TABLE = 4
+TABLE_WINDOW = 16
+"""Players grouped together at most into tables of four (four tables)."""
+EXACT_TABLES = 9
+"""A window of at most this many players is grouped by trying every grouping."""
 
 
 @dataclass(frozen=True, slots=True)
 class Free:
-    """A free player: their id, rank in the standings (1 = first) and last opponent's id."""
+    """A free player: their id, rank in the standings (1 = first), last
+    opponent's id (a duel) and the others of their last table (four players)."""
 
     player: int
     rank: int
     last_opponent: int | None = None
+    last_table: frozenset[int] = field(default_factory=frozenset)
 
 
-def _rematch(a: Free, b: Free) -> bool:
-    return a.last_opponent == b.player or b.last_opponent == a.player
+def rematch(a: Free, b: Free) -> bool:
+    """The two played each other in the last game of either."""
+    return (
+        a.last_opponent == b.player
+        or b.last_opponent == a.player
+        or b.player in a.last_table
+        or a.player in b.last_table
+    )
 
 
-def _match(window: Sequence[Free]) -> tuple[list[tuple[Free, Free]], list[Free]]:
-    """The pairs of one window and who is left out (at most one)."""
-    size = len(window)
-    if size < 2:
-        return [], list(window)
-    spread = max(item.rank for item in window) - min(item.rank for item in window) + 1
-    graph: nx.Graph[int] = nx.Graph()
-    for i in range(size):
-        for j in range(i + 1, size):
-            a, b = window[i], window[j]
-            # Near ranks weigh more; a rematch weighs less than any other pair
-            # (all weights stay positive: the matching keeps the most pairs).
-            weight = 2 * spread - abs(a.rank - b.rank)
-            if _rematch(a, b):
-                weight = 1
-            graph.add_edge(i, j, weight=weight)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    paired: set[int] = set()
-    pairs: list[tuple[int, int]] = []
-    for i, j in matching:
-        low, high = sorted((i, j))
-        pairs.append((low, high))
-        paired.update((low, high))
-    pairs.sort()
-    left = [window[i] for i in range(size) if i not in paired]
-    return [(window[i], window[j]) for i, j in pairs], left
+Matcher = Callable[[Sequence[Free]], tuple[list[list[Free]], list[Free]]]
 
 
-def pair_wave(free: Sequence[Free], *, window: int = WINDOW) -> list[tuple[Free, Free]]:
-    """The pairs of a wave: no player twice, all but at most one paired."""
-    if window < 2:
-        raise ValueError("a window holds at least two players")
+def _windows(free: Sequence[Free], window: int, size: int, match: Matcher) -> list[list[Free]]:
+    """Run ``match`` over windows of neighbours in the standings; the ones a
+    window leaves out move on to the next (the last window takes all that
+    remain, so that nobody waits for lack of a neighbour)."""
+    if window < size:
+        raise ValueError(f"a window holds at least {size} players")
     players = [item.player for item in free]
     if len(set(players)) != len(players):
         raise ValueError("a player is free once in a wave")
     ordered = sorted(free, key=lambda item: (item.rank, item.player))
-    pairs: list[tuple[Free, Free]] = []
+    groups: list[list[Free]] = []
     carried: list[Free] = []
     start = 0
     while start < len(ordered):
-        take = window - len(carried)
+        take = max(window - len(carried), 1)
         chunk = carried + ordered[start : start + take]
         start += take
-        # The last window takes what remains, so that nobody waits for lack of a neighbour.
-        if len(ordered) - start < 2:
+        if len(ordered) - start < size:
             chunk += ordered[start:]
             start = len(ordered)
-        found, carried = _match(chunk)
-        pairs.extend(found)
-    return pairs
+        found, carried = match(chunk)
+        groups.extend(found)
+    return groups
+
+
+def _pairs(window: Sequence[Free]) -> tuple[list[tuple[int, int]], list[int]]:
+    """The pairs (indices into ``window``, sorted by rank) and who is left out (at most one)."""
+    size = len(window)
+    if size < 2:
+        return [], list(range(size))
+    neighbours = [(i, i + 1) for i in range(0, size - 1, 2)]
+    if not any(rematch(window[i], window[j]) for i, j in neighbours):
+        # Neighbours in the standings, none of whom just met: the heaviest matching.
+        return neighbours, [size - 1] if size % 2 else []
+    spread = window[-1].rank - window[0].rank + 1
+    near = size if size <= EXACT else NEAR
+    graph: nx.Graph[int] = nx.Graph()
+    for i in range(size):
+        for j in range(i + 1, min(size, i + near + 1)):
+            a, b = window[i], window[j]
+            # Near ranks weigh more; a rematch weighs less than any other pair
+            # (all weights stay positive: the matching keeps the most pairs).
+            graph.add_edge(i, j, weight=1 if rematch(a, b) else 2 * spread - abs(a.rank - b.rank))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs = sorted(tuple(sorted(edge)) for edge in matching)
+    paired = {index for pair in pairs for index in pair}
+    return [(i, j) for i, j in pairs], [i for i in range(size) if i not in paired]
+
+
+def _match_pairs(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
+    pairs, left = _pairs(window)
+    return [[window[i], window[j]] for i, j in pairs], [window[i] for i in left]
+
+
+def pair_wave(free: Sequence[Free], *, window: int = WINDOW) -> list[tuple[Free, Free]]:
+    """The pairs of a wave: no player twice, all but at most one paired."""
+    return [(a, b) for a, b in _windows(free, window, 2, _match_pairs)]
+
+
+def rematches(table: Sequence[Free]) -> int:
+    """How many two of the table played each other in their last game."""
+    return sum(1 for a, b in combinations(table, 2) if rematch(a, b))
+
+
+def _improve(tables: list[list[Free]], *, spare: bool) -> None:
+    """Swap two players of two tables while a swap removes a rematch (with
+    ``spare``, the last group is the ones left out: its rematches count for nothing)."""
+    last = len(tables) - 1 if spare else -1
+
+    def cost(index: int, table: list[Free]) -> int:
+        return 0 if index == last else rematches(table)
+
+    improved = True
+    while improved:
+        improved = False
+        for t1, t2 in combinations(range(len(tables)), 2):
+            first, second = tables[t1], tables[t2]
+            before = cost(t1, first) + cost(t2, second)
+            if before == 0:
+                continue
+            for i in range(len(first)):
+                for j in range(len(second)):
+                    a = [*first[:i], second[j], *first[i + 1 :]]
+                    b = [*second[:j], first[i], *second[j + 1 :]]
+                    after = cost(t1, a) + cost(t2, b)
+                    if after < before:
+                        tables[t1], tables[t2] = first, second = a, b
+                        before = after
+                        improved = True
+
+
+def _spread(table: Sequence[Free]) -> int:
+    return max(item.rank for item in table) - min(item.rank for item in table)
+
+
+def _exact_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
+    """Every grouping of a small window (at most ``EXACT_TABLES`` players: a
+    few hundred groupings): the fewest rematches, then the smallest spreads."""
+    wanted = len(window) // TABLE
+
+    def best(rest: list[Free], tables: int) -> tuple[tuple[int, int], list[list[Free]], list[Free]]:
+        if tables == 0:
+            return (0, 0), [], rest
+        first, others = rest[0], rest[1:]
+        found: tuple[tuple[int, int], list[list[Free]], list[Free]] | None = None
+        for chosen in combinations(range(len(others)), TABLE - 1):
+            table = [first, *(others[i] for i in chosen)]
+            remaining = [item for i, item in enumerate(others) if i not in chosen]
+            (cost, spread), grouped, left = best(remaining, tables - 1)
+            candidate = ((cost + rematches(table), spread + _spread(table)), [table, *grouped], left)
+            if found is None or candidate[0] < found[0]:
+                found = candidate
+        if len(others) >= TABLE * tables:  # the first may be the one left out
+            (cost, spread), grouped, left = best(others, tables)
+            if found is None or (cost, spread) < found[0]:
+                found = ((cost, spread), grouped, [first, *left])
+        assert found is not None
+        return found
+
+    _cost, tables, left = best(list(window), wanted)
+    return tables, left
+
+
+def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
+    if len(window) <= EXACT_TABLES:
+        exact, spare_players = _exact_tables(window)
+        return sorted(exact, key=lambda table: table[0].rank), spare_players
+    pair_index, left_index = _pairs(window)
+    pairs = [[window[i], window[j]] for i, j in pair_index]
+    left = [window[i] for i in left_index]
+    tables: list[list[Free]]
+    neighbours = [(k, k + 1) for k in range(0, len(pairs) - 1, 2)]
+    if not any(rematches(pairs[k] + pairs[m]) for k, m in neighbours):
+        tables = [pairs[k] + pairs[m] for k, m in neighbours]
+        spare = [pairs[-1]] if len(pairs) % 2 else []
+    else:
+        spread = window[-1].rank - window[0].rank + 1
+        # A rematch costs more than any spread in the standings.
+        penalty = spread + 1
+        near = len(pairs) if len(pairs) <= EXACT else NEAR
+        graph: nx.Graph[int] = nx.Graph()
+        for k, m in combinations(range(len(pairs)), 2):
+            if m - k > near:
+                continue
+            four = pairs[k] + pairs[m]
+            ranks = [item.rank for item in four]
+            cost = penalty * rematches(four) + max(ranks) - min(ranks)
+            graph.add_edge(k, m, weight=6 * penalty + spread - cost)
+        matching = sorted(tuple(sorted(edge)) for edge in nx.max_weight_matching(graph, maxcardinality=True))
+        grouped = {index for edge in matching for index in edge}
+        tables = [pairs[k] + pairs[m] for k, m in matching]
+        spare = [pairs[k] for k in range(len(pairs)) if k not in grouped]
+    left = sorted(
+        [*left, *(item for pair in spare for item in pair)], key=lambda item: (item.rank, item.player)
+    )
+    # The ones left over may take a seat that removes a rematch (a table of its own).
+    if left and tables:
+        tables.append(left)
+        _improve(tables, spare=True)
+        left = tables.pop()
+    else:
+        _improve(tables, spare=False)
+    for table in tables:
+        table.sort(key=lambda item: (item.rank, item.player))
+    tables.sort(key=lambda table: table[0].rank)
+    return tables, sorted(left, key=lambda item: (item.rank, item.player))
+
+
+def group_wave(free: Sequence[Free], *, window: int = TABLE_WINDOW) -> list[tuple[Free, Free, Free, Free]]:
+    """The tables of four of a wave: no player twice, all but at most three seated."""
+    return [(a, b, c, d) for a, b, c, d in _windows(free, window, TABLE, _match_tables)]

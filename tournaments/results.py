@@ -55,7 +55,7 @@ def build_results(tournament: Tournament) -> dict[str, Any]:
         "rated": tournament.rated,
         "starts_at": tournament.starts_at.isoformat(),
         "ends_at": tournament.ends_at.isoformat(),
-        "scoring": scoring_rules(),
+        "scoring": scoring_rules(tournament.mode),
         "players": players,
         "games": games,
         "scores": scores,

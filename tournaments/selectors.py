@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from community import selectors as community_selectors
@@ -159,6 +160,23 @@ def free_players(tournament: Tournament) -> list[Player]:
     return [player for player in candidates if player.user_id not in engaged]
 
 
+def last_tables(tournament: Tournament, player_ids: list[int]) -> dict[int, frozenset[int]]:
+    """Player id -> the other players of their last table in the tournament
+    (none before a first game): a four-player arena avoids seating them together again."""
+    latest = dict(
+        GameSeat.objects.filter(game__tournament=tournament, player_id__in=player_ids)
+        .values("player_id")
+        .annotate(last=Max("game_id"))
+        .values_list("player_id", "last")
+    )
+    seated: dict[int, set[int]] = {}
+    for game_id, player_id in GameSeat.objects.filter(game_id__in=set(latest.values())).values_list(
+        "game_id", "player_id"
+    ):
+        seated.setdefault(game_id, set()).add(player_id)
+    return {player_id: frozenset(seated.get(game_id, set()) - {player_id}) for player_id, game_id in latest.items()}
+
+
 def entry(tournament: Tournament, user_id: int | None) -> Player | None:
     if user_id is None:
         return None
@@ -211,3 +229,126 @@ def seconds_left(tournament: Tournament, *, now: datetime | None = None) -> int:
     if tournament.status == Tournament.Status.STARTED:
         return max(0, int((tournament.ends_at - moment).total_seconds()))
     return 0
+
+
+# --- The live standings frame (docs/tournaments.md, "Live standings") ----------------
+
+AROUND = 2
+"""The ranks on either side of the viewer's own that the frame carries."""
+NAME_CHARS = 24
+"""A name in the frame is cut to this many characters (a username may have 150):
+the frame stays under 4 KB whatever the names and the number of players."""
+FRAME_GROUP = "tournament.{id}"
+
+
+def frame_group(tournament_id: int) -> str:
+    """The channel group of the tournament page's sockets (``/ws/tournament/<id>/``)."""
+    return FRAME_GROUP.format(id=tournament_id)
+
+
+def short_name(name: str) -> str:
+    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "\u2026"
+
+
+StandingKey = tuple[int, int, datetime, int]
+"""What orders a player in the standings: (points, wins, joined at, id)."""
+
+
+def standing_key(player: Player) -> StandingKey:
+    return (player.score, player.wins, player.joined_at, player.pk)
+
+
+def ranks_of(tournament_id: int, keys: list[StandingKey]) -> list[int]:
+    """The ranks (1 = first) that players with these keys hold now, in one
+    query: for each key, those with more points plus those with as many and
+    ahead on the tie-breaks (wins, then the order of joining), each count a
+    range of the standings index (``tournament_standings``). Plain SQL: the
+    ORM's compilation of the same took most of the time of a game's update
+    (docs/tournaments.md, "Benchmark")."""
+    if not keys:
+        return []
+    table = connection.ops.quote_name(Player._meta.db_table)
+    # Only the model's own table name is formatted in; every value is a parameter.
+    ahead = (
+        f"(SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND score > %s)"  # noqa: S608
+        f" + (SELECT COUNT(*) FROM {table} WHERE tournament_id = %s AND score = %s AND (wins > %s"
+        " OR (wins = %s AND (joined_at < %s OR (joined_at = %s AND id < %s)))))"
+    )
+    params: list[Any] = []
+    for score, wins, joined_at, pk in keys:
+        joined = connection.ops.adapt_datetimefield_value(joined_at)
+        params += [tournament_id, score, tournament_id, score, wins, wins, joined, joined, pk]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join([ahead] * len(keys)), params)
+        row = cursor.fetchone()
+    return [int(count) + 1 for count in row]
+
+
+def rank_of(player: Player) -> int:
+    """The player's rank now (1 = first)."""
+    return ranks_of(player.tournament_id, [standing_key(player)])[0]
+
+
+def _row(rank: int, player: Player, streak_after: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "player": short_name(player.user.username),
+        "score": player.score,
+        "games": player.games,
+        "fire": player.streak >= streak_after,
+    }
+
+
+def top_rows(tournament_id: int, *, streak_after: int) -> list[dict[str, Any]]:
+    """The first ``TOP`` rows of the standings, as the frame carries them."""
+    players = Player.objects.filter(tournament_id=tournament_id).select_related("user")
+    ordered = players.order_by("-score", "-wins", "joined_at", "pk")[:TOP]
+    return [_row(rank, player, streak_after) for rank, player in enumerate(ordered, start=1)]
+
+
+def around_rows(player: Player, rank: int, *, streak_after: int) -> list[dict[str, Any]]:
+    """The rows from ``rank - AROUND`` to ``rank + AROUND`` that are below the top."""
+    first = max(rank - AROUND, TOP + 1)
+    last = rank + AROUND
+    if last < first:
+        return []
+    players = Player.objects.filter(tournament_id=player.tournament_id).select_related("user")
+    ordered = players.order_by("-score", "-wins", "joined_at", "pk")[first - 1 : last]
+    return [_row(index, row, streak_after) for index, row in enumerate(ordered, start=first)]
+
+
+def standings_frame(tournament: Tournament, user_id: int | None, *, streak_after: int) -> dict[str, Any]:
+    """The ``standings`` frame for one viewer: the top ten, and for a player
+    their own rank and the ranks around it."""
+    rank, around = viewer_part(tournament.pk, user_id, streak_after=streak_after)
+    return {**base_frame(tournament, streak_after=streak_after), "me": rank, "around": around}
+
+
+def touches(rank: int | None, lo: int, hi: int) -> bool:
+    """Whether ranks ``lo`` to ``hi`` changing changes a viewer's own rank or
+    the rows around it (always, when their rank is not known)."""
+    return rank is None or (rank - AROUND <= hi and lo <= rank + AROUND)
+
+
+def base_frame(tournament: Tournament, *, streak_after: int) -> dict[str, Any]:
+    """The part of the ``standings`` frame every viewer shares (no viewer's rank)."""
+    return {
+        "type": "standings",
+        "tournament": tournament.pk,
+        "status": tournament.status,
+        "players": Player.objects.filter(tournament=tournament).count(),
+        "top": top_rows(tournament.pk, streak_after=streak_after),
+        "me": None,
+        "around": [],
+    }
+
+
+def viewer_part(tournament_id: int, user_id: int | None, *, streak_after: int) -> tuple[int | None, list[dict[str, Any]]]:
+    """(the viewer's rank, the rows around it), or (None, []) for one who did not join."""
+    if user_id is None:
+        return None, []
+    mine = Player.objects.filter(tournament_id=tournament_id, user_id=user_id).first()
+    if mine is None:
+        return None, []
+    rank = rank_of(mine)
+    return rank, around_rows(mine, rank, streak_after=streak_after)

@@ -17,6 +17,8 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -36,12 +38,12 @@ from games.verifier import arena
 from lobby import broadcast
 from tournaments import selectors
 from tournaments.models import GameSeat, Player, Schedule, Score, Tournament, TournamentGame
-from tournaments.pairing import Free, pair_wave
+from tournaments.pairing import Free, group_wave, pair_wave
 
 logger = logging.getLogger(__name__)
 
-ARENA_MODES = ("duel-block", "duel-draw")
-"""The modes an arena is played in (duels; the four-player arena is not built yet)."""
+ARENA_MODES = ("duel-block", "duel-draw", arena.FOUR_MODE)
+"""The modes an arena is played in: the duels and the four-player free-for-all."""
 MINUTES = (1, 120)
 STARTS_IN = (0, 7 * 24 * 60)
 
@@ -65,7 +67,9 @@ def check_settings(*, format: str, mode: str, minutes: int) -> None:
     if format != Tournament.Format.ARENA:
         raise TournamentError(_("Unknown tournament format."))
     if mode not in ARENA_MODES:
-        raise TournamentError(_("An arena is played in a duel mode: the block game or the draw game."))
+        raise TournamentError(
+            _("An arena is played in a duel mode (the block game or the draw game) or by four players.")
+        )
     if not MINUTES[0] <= minutes <= MINUTES[1]:
         raise TournamentError(_("An arena lasts from 1 to 120 minutes."))
 
@@ -282,9 +286,17 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
             return tables
         ranks = selectors.ranks(tournament)
         by_id = {player.pk: player for player in free}
-        wave = [Free(player.pk, ranks[player.pk], player.last_opponent_id) for player in free]
-        for first, second in pair_wave(wave):
-            players = [by_id[first.player], by_id[second.player]]
+        groups: list[tuple[Free, ...]]
+        if spec.players == arena.FOUR_PLAYERS:
+            # Tables of four, avoiding the others of one's last table.
+            last = selectors.last_tables(tournament, list(by_id))
+            wave = [Free(player.pk, ranks[player.pk], last_table=last.get(player.pk, frozenset())) for player in free]
+            groups = list(group_wave(wave))
+        else:
+            wave = [Free(player.pk, ranks[player.pk], player.last_opponent_id) for player in free]
+            groups = list(pair_wave(wave))
+        for group in groups:
+            players = [by_id[item.player] for item in group]
             # Alternate who opens: the one with fewer games so far sits first.
             players.sort(key=lambda player: (player.games, player.pk))
             try:
@@ -306,8 +318,12 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                     game = TournamentGame.objects.create(tournament=tournament, table=table)
                     for number, player in enumerate(players):
                         GameSeat.objects.create(game=game, player=player, number=number, berserk=player.berserk)
-                    for player, other in ((players[0], players[1]), (players[1], players[0])):
-                        Player.objects.filter(pk=player.pk).update(last_opponent=other, berserk=False)
+                    if len(players) == 2:
+                        for player, other in ((players[0], players[1]), (players[1], players[0])):
+                            Player.objects.filter(pk=player.pk).update(last_opponent=other, berserk=False)
+                    else:
+                        # A four-player table: the last table is read from the seats.
+                        Player.objects.filter(pk__in=[player.pk for player in players]).update(berserk=False)
             except InGame:
                 # Seated elsewhere since the read: they wait for the next wave.
                 continue
@@ -352,6 +368,8 @@ def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
         locked.status = Tournament.Status.FINISHED
         locked.finished_at = moment
         locked.save(update_fields=["final_standings", "status", "finished_at"])
+        everyone = (1, max(1, len(locked.final_standings)))
+        transaction.on_commit(partial(announce_standings, tournament_id=locked.pk, ranks=everyone))
     logger.info("tournament %d finished", tournament.pk)
     return True
 
@@ -386,31 +404,71 @@ def record_game(*, table_id: int) -> list[Score]:
         return []
     seats = list(GameSeat.objects.filter(game=game_row).order_by("number"))
     facts = game_facts(game, seats)
-    scores: list[Score] = []
     try:
         with transaction.atomic():
             tournament = Tournament.objects.select_for_update().get(pk=game_row.tournament_id)
             if tournament.status != Tournament.Status.STARTED:
                 return []
-            players = {
-                player.pk: player
-                for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
-            }
-            for seat, fact in zip(seats, facts, strict=True):
-                player = players[seat.player_id]
-                points, streak = arena.score(fact, player.streak)
-                scores.append(Score.objects.create(game=game_row, player=player, points=points, outcome=fact.outcome))
-                counted = 0 if fact.aborted else 1
-                Player.objects.filter(pk=player.pk).update(
-                    score=F("score") + points,
-                    streak=streak,
-                    wins=F("wins") + (counted if fact.outcome == arena.WINNING else 0),
-                    games=F("games") + counted,
-                )
+            return score_seats(tournament=tournament, game_row=game_row, seats=seats, facts=facts)
     except IntegrityError:
         # Already scored (the unique constraint): nothing counted twice.
         return []
+
+
+def score_seats(
+    *, tournament: Tournament, game_row: TournamentGame, seats: list[GameSeat], facts: list[arena.Facts]
+) -> list[Score]:
+    """The standings update of one game: each seat's ``Score`` row and running
+    total, and the standings announced after the commit. Inside the caller's
+    transaction, with the tournament's row locked (``record_game``), so that
+    the scoring is one game at a time per tournament: the ranks read before
+    and after are exact, and only the ranks between them move (the frame's
+    viewers outside them keep their rows)."""
+    players = {
+        player.pk: player
+        for player in Player.objects.select_for_update().filter(pk__in=[seat.player_id for seat in seats])
+    }
+    before = selectors.ranks_of(tournament.pk, [selectors.standing_key(player) for player in players.values()])
+    scores: list[Score] = []
+    keys: list[selectors.StandingKey] = []
+    for seat, fact in zip(seats, facts, strict=True):
+        player = players[seat.player_id]
+        points, streak = arena.score(fact, player.streak)
+        scores.append(Score(game=game_row, player=player, points=points, outcome=fact.outcome))
+        counted = 0 if fact.aborted else 1
+        won = counted if fact.outcome == arena.WINNING else 0
+        Player.objects.filter(pk=player.pk).update(
+            score=F("score") + points, streak=streak, wins=F("wins") + won, games=F("games") + counted
+        )
+        keys.append((player.score + points, player.wins + won, player.joined_at, player.pk))
+    # Once per game and player (the unique constraint: a second delivery fails here).
+    Score.objects.bulk_create(scores)
+    after = selectors.ranks_of(tournament.pk, keys)
+    moved = (min(before + after), max(before + after))
+    # Stored before announced: the frame goes out after the commit.
+    transaction.on_commit(partial(announce_standings, tournament_id=tournament.pk, ranks=moved))
     return scores
+
+
+def announce_standings(*, tournament_id: int, ranks: tuple[int, int]) -> None:
+    """Send the tournament page's sockets the new standings (their shared part;
+    each socket adds its viewer's rank and the rows around it when ``ranks``,
+    the ranks that moved, reach them). A failed send is logged: a socket
+    that reconnects gets the whole frame."""
+    layer = get_channel_layer()
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if layer is None or tournament is None:
+        return
+    message = {
+        "type": "tournament.standings",
+        "frame": selectors.base_frame(tournament, streak_after=arena.STREAK_AFTER),
+        "lo": ranks[0],
+        "hi": ranks[1],
+    }
+    try:
+        async_to_sync(layer.group_send)(selectors.frame_group(tournament_id), message)
+    except Exception:
+        logger.exception("could not announce the standings of tournament %d", tournament_id)
 
 
 def score_missed(*, limit: int = 50) -> int:

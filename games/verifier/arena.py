@@ -20,7 +20,22 @@ A duel's result for one player:
   as games/outcome.py says for ratings) was not played: 0 for both, and the
   streaks do not change.
 
-The standings rank by points, then wins, then the order of joining.
+A four-player free-for-all game (mode "four") scores by placement:
+
+- the places: the game's winner first, a player who resigned last, the others
+  by their game score, equal scores sharing the better place
+  (``placements``); each place scores ``PLACE_POINTS`` (5, 3, 1, 0), a shared
+  place the points of the better one (two second places score 3 each, the
+  next player is fourth);
+- a drawn game (agreed, nobody won) scores ``FOUR_DRAW`` (2) for everyone,
+  nothing when agreed before the first round was over;
+- the streak counts first places: after two in a row each next result counts
+  double until a game is not won (a first place is the "win" of the facts);
+- berserk adds ``BERSERK_BONUS`` to a first place with at least
+  ``BERSERK_TILES`` tiles laid, as in duels;
+- an abort scores nothing and keeps the streaks, as in duels.
+
+The standings rank by points, then wins (first places), then the order of joining.
 """
 
 from __future__ import annotations
@@ -41,6 +56,19 @@ BERSERK_TURN_PERCENT = 50
 """A berserk player's share of the turn time, in percent (the table's clock:
 ``Seat.turn_percent``, games.live.clock)."""
 
+PLACE_POINTS = (5, 3, 1, 0)
+"""The points of the 1st, 2nd, 3rd and 4th places of a four-player game."""
+FOUR_DRAW = 2
+"""Each player's points of a drawn four-player game (about the mean place's)."""
+FOUR_PLAYERS = len(PLACE_POINTS)
+FOUR_MODE = "four"
+"""The ranked mode (games/play/modes.py) of the four-player free-for-all arena."""
+
+
+def players_of(mode: str) -> int:
+    """The players of each game of an arena in ``mode``: 4 for the free-for-all, else 2."""
+    return FOUR_PLAYERS if mode == FOUR_MODE else 2
+
 WINNING = "win"
 DRAWN = "draw"
 LOST = "loss"
@@ -55,6 +83,21 @@ class Facts:
     berserk: bool = False
     quick_draw: bool = False  # agreed drawn before the first round was over
     aborted: bool = False  # not played (games/outcome.py)
+    players: int = 2  # 2 (a duel) or 4 (a free-for-all, scored by place)
+    place: int | None = None  # a four-player game's place (1 = first); None in a duel or a draw
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, FOUR_PLAYERS):
+            raise ValueError(f"an arena game has 2 or 4 players, not {self.players!r}")
+        if self.players == 2 and self.place is not None:
+            raise ValueError("a duel has no places")
+        if self.players == FOUR_PLAYERS and not self.aborted:
+            if self.outcome == DRAWN and self.place is not None:
+                raise ValueError("a drawn four-player game has no places")
+            if self.outcome != DRAWN and (self.place is None or not 1 <= self.place <= FOUR_PLAYERS):
+                raise ValueError(f"no place {self.place!r} in a four-player game")
+            if self.place is not None and (self.outcome == WINNING) != (self.place == 1):
+                raise ValueError("a four-player game is won by its first place")
 
 
 def ended_at_opening(state: State) -> bool:
@@ -83,8 +126,47 @@ def outcome_of(state: State, seat: int) -> str:
     return WINNING if state.winner == seat else LOST
 
 
+def placements(scores: Sequence[int], *, winner: int | None, resigned: int | None = None) -> list[int]:
+    """Each seat's place (1 = best) in a finished free-for-all game: the winner
+    first, a seat that resigned last, the others by game score, equal scores
+    sharing the better place (1, 2, 2, 4). A drawn game (no winner, nobody
+    resigned) places everyone first."""
+    seats = range(len(scores))
+    if winner is None and resigned is None:
+        return [1 for _ in seats]
+
+    def key(seat: int) -> tuple[bool, bool, int]:
+        return (seat == resigned, seat != winner, -scores[seat])
+
+    order = sorted(seats, key=key)
+    places = [0] * len(scores)
+    for position, seat in enumerate(order, start=1):
+        earlier = order[position - 2] if position > 1 else None
+        places[seat] = places[earlier] if earlier is not None and key(earlier) == key(seat) else position
+    return places
+
+
+def place_of(state: State, seat: int) -> int:
+    """``seat``'s place in a finished four-player game (``placements``)."""
+    if not state.game_over:
+        raise ValueError("the game is not over")
+    return placements(state.scores, winner=state.winner, resigned=state.resigned)[seat]
+
+
 def facts_of(state: State, seat: int, *, tiles_laid: int, berserk: bool) -> Facts:
-    """The facts of a finished duel for ``seat``, from the engine's final state."""
+    """The facts of a finished game for ``seat``, from the engine's final
+    state: a duel's result, or a four-player game's place (then ``outcome``
+    is "win" for the first place, "draw" for a drawn game, else "loss")."""
+    if state.players == FOUR_PLAYERS and not state.rules.teams:
+        return Facts(
+            outcome=outcome_of(state, seat),
+            tiles_laid=tiles_laid,
+            berserk=berserk,
+            quick_draw=quick_draw(state),
+            aborted=ended_at_opening(state),
+            players=FOUR_PLAYERS,
+            place=None if state.winner is None else place_of(state, seat),
+        )
     return Facts(
         outcome=outcome_of(state, seat),
         tiles_laid=tiles_laid,
@@ -100,13 +182,18 @@ def score(facts: Facts, streak: int) -> tuple[int, int]:
         raise ValueError(f"unknown outcome {facts.outcome!r}")
     if facts.aborted:
         return 0, streak
-    if facts.outcome == WINNING:
+    if facts.players == FOUR_PLAYERS:
+        if facts.outcome == DRAWN:
+            base = LOSS if facts.quick_draw else FOUR_DRAW
+        else:
+            base = PLACE_POINTS[(facts.place or FOUR_PLAYERS) - 1]
+    elif facts.outcome == WINNING:
         base = WIN
     elif facts.outcome == DRAWN and not facts.quick_draw:
         base = DRAW
     else:
         base = LOSS
-    points = base * 2 if streak >= STREAK_AFTER else base
+    points = base * 2 if streak >= STREAK_AFTER else base  # on fire
     if facts.outcome == WINNING and facts.berserk and facts.tiles_laid >= BERSERK_TILES:
         points += BERSERK_BONUS
     return points, streak + 1 if facts.outcome == WINNING else 0

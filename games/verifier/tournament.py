@@ -10,6 +10,7 @@ publishes ``/tournaments/<id>/results.json`` once a tournament is over::
       "kind": "dominoes-tournament", "version": 1, "format": "arena",
       "tournament": 12, "mode": "duel-block",
       "scoring": {"win": 2, "draw": 1, "streak_after": 2, "berserk_bonus": 1, "berserk_tiles": 3},
+                 # mode "four": {"places": [5, 3, 1, 0], "draw": 2, "streak_after": 2, ...}
       "players": ["ana", "ben", ...],            # in the order of joining (the last tie-break)
       "games": [{"table": 31, "seats": [{"seat": 0, "player": "ana", "berserk": false}, ...],
                  "replay": {... the game's signed replay.json ...}}, ...],   # in the order scored
@@ -39,8 +40,17 @@ KIND = "dominoes-tournament"
 VERSION = 1
 
 
-def scoring_rules() -> dict[str, int]:
-    """The scoring rules this code applies, as the file states them."""
+def scoring_rules(mode: str = "duel-block") -> dict[str, Any]:
+    """The scoring rules this code applies to an arena in ``mode``, as the file
+    states them: a duel's points, or a four-player game's placement points."""
+    if arena.players_of(mode) == arena.FOUR_PLAYERS:
+        return {
+            "places": list(arena.PLACE_POINTS),
+            "draw": arena.FOUR_DRAW,
+            "streak_after": arena.STREAK_AFTER,
+            "berserk_bonus": arena.BERSERK_BONUS,
+            "berserk_tiles": arena.BERSERK_TILES,
+        }
     return {
         "win": arena.WIN,
         "draw": arena.DRAW,
@@ -65,7 +75,9 @@ def _list(data: Mapping[str, Any], name: str) -> Sequence[Any]:
     return value
 
 
-def _game_facts(game: Mapping[str, Any], index: int, key: str) -> tuple[int, list[tuple[str, arena.Facts]]]:
+def _game_facts(
+    game: Mapping[str, Any], index: int, key: str, players: int
+) -> tuple[int, list[tuple[str, arena.Facts]]]:
     table = game.get("table")
     replay = game.get("replay")
     if not isinstance(replay, Mapping):
@@ -81,6 +93,9 @@ def _game_facts(game: Mapping[str, Any], index: int, key: str) -> tuple[int, lis
     for action in replay.get("actions", []):
         if isinstance(action, Mapping) and action.get("type") == "play" and isinstance(action.get("seat"), int):
             laid[action["seat"]] = laid.get(action["seat"], 0) + 1
+    state = report.state
+    if state.players != players or len(_list(game, "seats")) != players or state.rules.teams:
+        raise Disagreement(f"game {index} (table {table}) is not a game of {players} players, as the mode's are")
     rows: list[tuple[str, arena.Facts]] = []
     for seat in _list(game, "seats"):
         number, player = seat.get("seat"), seat.get("player")
@@ -109,13 +124,17 @@ def verify_tournament(data: Mapping[str, Any], *, key: str | None = None) -> Tou
     if data.get("format") != "arena":
         raise Disagreement(f"this verifier checks arena tournaments, not {data.get('format')!r}")
     public_key = _check_signature(data, key)
-    if data.get("scoring") != scoring_rules():
-        raise Disagreement(f"the file's scoring rules {data.get('scoring')} are not the arena's {scoring_rules()}")
+    mode = data.get("mode")
+    if not isinstance(mode, str):
+        raise Disagreement("the file names no mode")
+    rules = scoring_rules(mode)
+    if data.get("scoring") != rules:
+        raise Disagreement(f"the file's scoring rules {data.get('scoring')} are not the arena's {rules}")
     players = [str(player) for player in _list(data, "players")]
     if len(set(players)) != len(players):
         raise Disagreement("a player is listed twice")
     games = [
-        _game_facts(game, index, public_key)
+        _game_facts(game, index, public_key, arena.players_of(mode))
         for index, game in enumerate(_list(data, "games"), start=1)
         if isinstance(game, Mapping)
     ]

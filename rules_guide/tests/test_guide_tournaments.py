@@ -55,3 +55,22 @@ def test_the_tournaments_section_is_the_data(client: Client, db, settings, langu
         assert f'data-step="{step.number}" data-outcome="{step.outcome}" data-points="{step.points}"' in section
     assert 'href="#tournaments"' in html
     guide_body.cache_clear()
+
+
+@pytest.mark.parametrize(("language", "word"), [("en", "four-player arena"), ("fr", "arène à quatre joueurs")])
+def test_the_four_player_arena_is_explained_from_the_scoring_code(client: Client, db, language: str, word: str) -> None:
+    from rules_guide.views import guide_body
+
+    guide_body.cache_clear()
+    with translation.override(language):
+        _tree, html = get_page(client, language)
+    section = html[html.index('id="tournaments"') : html.index('id="strategy"')]
+    places = " ".join(str(points) for points in arena.PLACE_POINTS)
+    first_on_fire = 2 * arena.PLACE_POINTS[0]
+    assert (
+        f'data-arena="four" data-places="{places}" data-four-draw="{arena.FOUR_DRAW}" '
+        f'data-first-on-fire="{first_on_fire}"'
+    ) in section
+    assert word in section
+    assert str(arena.PLACE_POINTS[0]) in section
+    guide_body.cache_clear()

@@ -70,7 +70,7 @@ def test_create_join_withdraw_through_the_routes(client, make_member):
 
 def test_a_bad_form_is_refused_with_its_reason_and_writes_nothing(client, make_member):
     client.force_login(make_member("alice"))
-    response = client.post("/tournaments/new/", {"format": "arena", "mode": "four", "minutes": "10", "starts_in": "0"})
+    response = client.post("/tournaments/new/", {"format": "arena", "mode": "pairs", "minutes": "10", "starts_in": "0"})
     assert response.status_code == 400
     assert "duel mode" in response.content.decode()
     response = client.post("/tournaments/new/", {"format": "arena", "mode": "duel-block", "minutes": "0", "starts_in": "0"})

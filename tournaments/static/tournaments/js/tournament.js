@@ -1,11 +1,82 @@
-// The tournament page: the countdown, the standings refreshed as games end,
-// and the player's next table, announced on /ws/lobby/ as a `matched` frame
-// with this tournament's id, opened at once (docs/tournaments.md).
+// The tournament page: the countdown, the standings pushed as games end on
+// /ws/tournament/<id>/ (a `standings` frame; the page polls the standings
+// fragment slowly only while that socket is down), and the player's next
+// table, announced on /ws/lobby/ as a `matched` frame with this tournament's
+// id, opened at once (docs/tournaments.md).
 import { openLobby } from "../../lobby/js/lobby_socket.js";
+import { openSocket } from "../../js/socket.js";
+
+/** @typedef {import("../../js/socket.js").Frame} Frame */
+/** @typedef {{rank: number, player: string, score: number, games: number, fire: boolean}} Row */
+
+/**
+ * One row of the standings, as tournaments/_standing_row.html draws it.
+ * @param {Row} row
+ * @param {number | null} mine the viewer's rank
+ * @returns {HTMLTableRowElement}
+ */
+function standingRow(row, mine) {
+  const tr = document.createElement("tr");
+  tr.setAttribute("data-standing", "");
+  tr.dataset.player = row.player;
+  tr.dataset.rank = String(row.rank);
+  tr.dataset.score = String(row.score);
+  if (row.rank === mine) tr.className = "mine";
+  for (const text of [String(row.rank), row.fire ? `${row.player} 🔥` : row.player, String(row.score), String(row.games)]) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    tr.append(td);
+  }
+  return tr;
+}
+
+/**
+ * Show a `standings` frame in the panel; false when the panel has no table
+ * to fill yet (the first player joined: the caller fetches the fragment).
+ * @param {Element} panel
+ * @param {Frame} frame
+ * @returns {boolean}
+ */
+export function showStandings(panel, frame) {
+  const body = panel.querySelector("[data-standings-rows]");
+  if (!body) return frame.top.length === 0;
+  /** @type {Row[]} */
+  const top = frame.top;
+  /** @type {Row[]} */
+  const around = frame.around;
+  const mine = typeof frame.me === "number" ? frame.me : null;
+  const rows = top.map((row) => standingRow(row, mine));
+  if (around.length) {
+    const gap = document.createElement("tr");
+    gap.setAttribute("aria-hidden", "true");
+    const td = document.createElement("td");
+    td.colSpan = 4;
+    td.textContent = "…";
+    gap.append(td);
+    if (around[0].rank > top.length + 1) rows.push(gap);
+    rows.push(...around.map((row) => standingRow(row, mine)));
+  }
+  body.replaceChildren(...rows);
+  /** @type {HTMLElement | null} */
+  const line = panel.querySelector("[data-my-rank]");
+  const own = [...top, ...around].find((row) => row.rank === mine);
+  if (line && mine !== null && own) {
+    line.dataset.myRank = String(mine);
+    const text = line.querySelector("[data-my-rank-line]");
+    const template = line.dataset.myRankText || "";
+    if (text) text.textContent = template.replace("{rank}", String(mine)).replace("{score}", String(own.score));
+    /** @type {HTMLElement | null} */
+    const fire = line.querySelector("[data-my-fire]");
+    if (fire) fire.hidden = !own.fire;
+  }
+  return true;
+}
 
 /** @type {HTMLElement | null} */
 const root = document.querySelector("[data-tournament-page]");
 const REFRESH_MS = 10000;
+// The standings' fallback: polled only while their socket is down.
+const FALLBACK_MS = 30000;
 
 /** @param {number} seconds */
 function clock(seconds) {
@@ -53,10 +124,27 @@ if (root) {
   const chat = root.querySelector("[data-chat-url]");
   const chatLines = chat?.querySelector("[data-chat-lines]");
   if (root.dataset.status !== "finished") {
+    let live = false;
+    const path = root.dataset.standingsSocket;
+    if (path) {
+      openSocket(path, {
+        onOpen: () => { live = true; },
+        onDrop: () => { live = false; },
+        onRefused: () => { live = false; },
+        onFrame(frame) {
+          if (frame.type !== "standings" || frame.tournament !== id) return;
+          // The end: the page shows the podium and the final standings.
+          if (frame.status !== root.dataset.status && frame.status === "finished") window.location.reload();
+          if (panel && !showStandings(panel, frame) && url) refresh(panel, url);
+        },
+      });
+    }
     window.setInterval(() => {
-      if (panel && url) refresh(panel, url);
       if (chat && chatLines && chat.dataset.chatUrl) refresh(chatLines, chat.dataset.chatUrl);
     }, REFRESH_MS);
+    window.setInterval(() => {
+      if (!live && panel && url) refresh(panel, url);
+    }, FALLBACK_MS);
   }
 
   openLobby({
