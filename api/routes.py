@@ -148,9 +148,17 @@ class AcceptOut(Schema):
     game: GameRef
 
 
+class PoolRatingOut(Schema):
+    mode: str
+    rating: int
+    provisional: bool
+    games: int
+
+
 class BotOut(Schema):
     username: str
     url: str
+    ratings: list[PoolRatingOut]
 
 
 ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut}
@@ -233,11 +241,16 @@ def upgrade(request: HttpRequest) -> dict[str, Any]:
 
 @api.get("/bot/online", auth=ANY, response={200: list[BotOut], **ERRORS}, tags=["bot"])
 def bots_online(request: HttpRequest) -> list[dict[str, Any]]:
-    """Bot accounts whose token was used in the last ten minutes."""
+    """Bot accounts whose token was used in the last ten minutes, with their
+    ratings in the bots' pool (every ranked mode; 1500 and provisional before a rated game)."""
     since = timezone.now() - timedelta(minutes=10)
     users = {t.user for t in AccessToken.objects.select_related("user").filter(last_used_at__gte=since, revoked_at=None)}
     bots = bot_ids(user.pk for user in users)
-    return [selectors.account(user) | {} for user in sorted(users, key=lambda u: u.get_username()) if user.pk in bots]
+    return [
+        selectors.account(user) | {"ratings": selectors.bot_ratings(user)}
+        for user in sorted(users, key=lambda u: u.get_username())
+        if user.pk in bots
+    ]
 
 
 # -- the event stream ------------------------------------------------------------------

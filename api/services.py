@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
+from api.forms import ranked_mode_of
 from api.models import Challenge
 from community.selectors import has_blocked
 from games.engine import EventKind, rules_for
@@ -76,7 +77,7 @@ def create_challenge(*, challenger: User, username: str, choices: dict[str, Any]
         players=choices["players"],
         teams=choices["teams"],
         target=choices["target"],
-        rated=False,
+        rated=bool(choices["mode"]),
         level=choices["level"],
     )
 
@@ -107,9 +108,18 @@ def accept_challenge(*, user: User, challenge_id: int) -> Table:
         )
         seats = [SeatSpec(user=challenge.challenger), SeatSpec(user=challenge.dest)]
         seats += [SeatSpec(level=challenge.level) for _ in range(challenge.players - 2)]
+        # A rated challenge is a ranked table of its mode: rated when it ends like
+        # any ranked game (accounts.services.rate_finished_game: the bots' pool
+        # with a bot, the people's otherwise, repeated games weighed 1/k).
+        mode = ranked_mode_of(
+            {"preset": challenge.preset, "players": challenge.players, "teams": challenge.teams,
+             "target": challenge.target}
+        )
+        rated = challenge.rated and mode is not None
         try:
             table = game_services.create_table(
-                kind=Table.Kind.PRIVATE,
+                kind=Table.Kind.RANKED if rated else Table.Kind.PRIVATE,
+                mode=mode.key if rated and mode is not None else "",
                 rules=rules,
                 preset=challenge.preset,
                 seats=seats,
