@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
@@ -68,6 +69,7 @@ ANY = TokenAuth()
 BOT = TokenAuth("bot:play")
 BOARD = TokenAuth("board:play")
 CHALLENGE = TokenAuth("challenge:write", "bot:play")
+TOURNAMENT = TokenAuth("tournament:write")
 
 
 @api.exception_handler(ApiError)
@@ -153,6 +155,13 @@ class PoolRatingOut(Schema):
     rating: int
     provisional: bool
     games: int
+
+
+class TournamentJoinOut(Schema):
+    ok: bool
+    tournament: int
+    status: str
+    url: str
 
 
 class BotOut(Schema):
@@ -300,6 +309,20 @@ def decline(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 def cancel(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     services.answer_challenge(user=_user(request), challenge_id=challenge_id, decline=False)
     return {"ok": True}
+
+
+# -- tournaments -----------------------------------------------------------------------
+
+
+@api.post("/tournament/{int:tournament_id}/join", auth=TOURNAMENT, response={200: TournamentJoinOut, **ERRORS},
+          tags=["tournaments"])
+def tournament_join(request: HttpRequest, tournament_id: int, key: str = "") -> dict[str, Any]:
+    """Join a tournament (or come back to it) before it ends: a bot account only one that admits bots
+    (403 ``bots_not_admitted`` otherwise); ``key``: a private tournament's link key. Each pairing then
+    comes as a ``gameStart`` line on the event stream."""
+    tournament = services.join_tournament(user=_user(request), tournament_id=tournament_id, key=key)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    return {"ok": True, "tournament": tournament.pk, "status": tournament.status, "url": url}
 
 
 # -- playing: /api/bot/... for bot accounts, /api/board/... for a person's client -------

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
+from accounts.selectors import is_bot
 from api.forms import ranked_mode_of
 from api.models import Challenge
 from community.selectors import has_blocked
@@ -22,6 +23,9 @@ from games.models import Table
 from games.play import selectors as game_selectors
 from games.play import services as game_services
 from games.play.services import SeatSpec
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 
 @dataclass
@@ -237,3 +241,21 @@ def offer_draw(*, user: User, table_id: int) -> bool:
     except game_services.GameError as error:
         raise game_refusal(error) from None
     return isinstance(outcome, game_services.Outcome)
+
+
+# -- tournaments ---------------------------------------------------------------------
+
+
+def join_tournament(*, user: User, tournament_id: int, key: str) -> Tournament:
+    """Join a tournament (tournaments.services.join): a bot account only one
+    that admits bots; a private one with its link's ``key``."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not tournament_selectors.visible(tournament, key=key, user_id=user.pk):
+        raise ApiError(404, "not_found", _("There is no such tournament."))
+    if not tournament.admits_bots and is_bot(user.pk):
+        raise ApiError(403, "bots_not_admitted", _("This tournament does not admit bots."))
+    try:
+        tournament_services.join(tournament=tournament, user=user)
+    except tournament_services.TournamentError as error:
+        raise ApiError(409, "not_open", str(error)) from None
+    return tournament

@@ -90,7 +90,8 @@ def test_a_rated_challenge_with_a_bot_rates_in_the_bots_pool(players, django_cap
     assert 'data-pool="bots"' in page
     assert f'data-rating="{bot_rating.display}"' in page
     page = Client().get("/u/alice/").content.decode()
-    assert 'data-pool="people"' in page and "Against bots" in page
+    assert 'data-pool="people"' in page
+    assert "Against bots" in page
     assert f'data-rating="{Rating.objects.get(user=alice).display}"' in page
     # The bot list shows its rating in the bots' pool.
     online = Client().get("/api/bot/online", **players["alice"][1]).json()
@@ -145,6 +146,7 @@ def test_rated_is_refused_outside_the_ranked_duels(players, body):
     assert answer.status_code == 400, answer.content
     error = answer.json()
     assert error["reason"] == "choices"
-    assert "rated challenge" in error["message"] and "duel-block" in error["message"]
+    assert "rated challenge" in error["message"]
+    assert "duel-block" in error["message"]
     assert "rated" in json.loads(error["detail"])
     assert not Challenge.objects.exists()
