@@ -17,7 +17,8 @@ from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
-from accounts.selectors import bot_ids, is_bot
+from accounts.models import Profile
+from accounts.selectors import bot_ids
 from api import selectors, services, streams, tokens
 from api.forms import ChallengeForm, form_data
 from api.models import AccessToken
@@ -223,10 +224,18 @@ def _choices(request: HttpRequest) -> dict[str, Any]:
     return form.cleaned_data
 
 
+def _is_bot(user: User) -> bool:
+    """Whether the member is a bot, from the profile the token's query loaded (api.tokens)."""
+    try:
+        return bool(user.profile.is_bot)
+    except Profile.DoesNotExist:
+        return False
+
+
 def _player(request: HttpRequest, *, bot: bool) -> User:
     """The bot API is for bot accounts, the board API for people's."""
     user = _user(request)
-    if is_bot(user.pk) != bot:
+    if _is_bot(user) != bot:
         if bot:
             raise ApiError(403, "not_a_bot", _("Only a bot account may use the bot API (upgrade it first)."))
         raise ApiError(403, "is_a_bot", _("A bot account plays through the bot API."))
