@@ -114,9 +114,9 @@ def websocket_load(server: Any, games: int, duration: float, warmup: float) -> d
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games at once, each of two seats")
-    parser.add_argument("--duration", type=float, default=15.0, help="seconds measured, after the warm-up")
-    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--games", type=int, default=200, help="games at once, each of two seats")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", help="write both results to this file")
     parser.add_argument("--profile", help="sample the server with py-spy during the API's run into this file "
                         "(collapsed stacks: bench/profile_summary.py reads them)")
