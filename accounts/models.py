@@ -75,11 +75,20 @@ class RatingFigures:
         return ratings.format_rating(self.mu, self.sigma)
 
 
+class Pool(models.TextChoices):
+    """The rating pools (docs/members.md): a rated game with a bot account in it
+    rates in the bots' pool, every other rated game in the people's."""
+
+    PEOPLE = "people", _("People")
+    BOTS = "bots", _("Bots")
+
+
 class Rating(RatingFigures, models.Model):
-    """One member's OpenSkill rating in one ranked mode (see accounts.ratings)."""
+    """One member's OpenSkill rating in one ranked mode and one pool (see accounts.ratings)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
     mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    pool = models.CharField(_("rating pool"), max_length=8, choices=Pool.choices, default=Pool.PEOPLE)
     mu = models.FloatField(default=ratings.MU)
     sigma = models.FloatField(default=ratings.SIGMA)
     games = models.PositiveIntegerField(_("games"), default=0)
@@ -91,11 +100,11 @@ class Rating(RatingFigures, models.Model):
     class Meta:
         verbose_name = _("rating")
         verbose_name_plural = _("ratings")
-        constraints = [models.UniqueConstraint(fields=["user", "mode"], name="one_rating_per_mode")]
+        constraints = [models.UniqueConstraint(fields=["user", "mode", "pool"], name="one_rating_per_mode_and_pool")]
         indexes = [models.Index(fields=["mode", "sigma", "mu"], name="rating_board")]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.mode} {self.shown}"
+        return f"{self.user} {self.mode} {self.pool} {self.shown}"
 
     @property
     def skill(self) -> ratings.Skill:
@@ -137,6 +146,7 @@ class RatedGame(models.Model):
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="rating_record")
     mode = models.CharField(_("mode"), max_length=20, choices=MODE_CHOICES)
+    pool = models.CharField(_("rating pool"), max_length=8, choices=Pool.choices, default=Pool.PEOPLE)
     rated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

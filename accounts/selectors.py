@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts import conduct, ratings
 from accounts.charts import time_chart
 from accounts.hooks import export_parts
-from accounts.models import Abandonment, Friendship, Profile, Rating, RatingChange, RatingFigures
+from accounts.models import Abandonment, Friendship, Pool, Profile, Rating, RatingChange, RatingFigures
 from games.models import Game, GameReview, Move, Seat, Table
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import seat_names
@@ -40,9 +40,9 @@ class ModeRating(RatingFigures):
     losses: int
 
 
-def ratings_of(user: User) -> list[ModeRating]:
-    """The member's rating in every ranked mode, in mode order."""
-    rows = {row.mode: row for row in Rating.objects.filter(user=user)}
+def ratings_of(user: User, *, pool: str = Pool.PEOPLE) -> list[ModeRating]:
+    """The member's rating in every ranked mode of ``pool``, in mode order."""
+    rows = {row.mode: row for row in Rating.objects.filter(user=user, pool=pool)}
     result = []
     for key, mode in RANKED_MODES.items():
         row = rows.get(key)
@@ -56,6 +56,22 @@ def ratings_of(user: User) -> list[ModeRating]:
 def is_bot(user_id: int | None) -> bool:
     """Whether the member is a bot account (docs/api.md)."""
     return user_id is not None and Profile.objects.filter(user_id=user_id, is_bot=True).exists()
+
+
+def own_pool(user: User) -> str:
+    """The pool a member's ratings are shown from first: a bot's are in the bots' pool."""
+    return Pool.BOTS if is_bot(user.pk) else Pool.PEOPLE
+
+
+def has_ratings_in(user: User, pool: str) -> bool:
+    """Whether the member has played a rated game in ``pool``."""
+    return Rating.objects.filter(user=user, pool=pool, games__gt=0).exists()
+
+
+def pool_of(user_ids: Iterable[int | None]) -> str:
+    """The pool a rated game of these members rates in: the bots' when one of
+    them is a bot account, else the people's (docs/members.md)."""
+    return Pool.BOTS if bot_ids(user_id for user_id in user_ids if user_id is not None) else Pool.PEOPLE
 
 
 def bot_ids(user_ids: Iterable[int]) -> set[int]:
@@ -85,13 +101,13 @@ class RatingHistory:
         return self.points[-1][1]
 
 
-def rating_histories(user: User, *, limit: int = HISTORY_POINTS) -> list[RatingHistory]:
-    """Each ranked mode the member has played, in mode order, with its rating
-    after each of the last ``limit`` rated games (RatingChange rows)."""
+def rating_histories(user: User, *, limit: int = HISTORY_POINTS, pool: str = Pool.PEOPLE) -> list[RatingHistory]:
+    """Each ranked mode the member has played in ``pool``, in mode order, with
+    its rating after each of the last ``limit`` rated games (RatingChange rows)."""
     result = []
     for key, mode in RANKED_MODES.items():
         changes = list(
-            RatingChange.objects.filter(user=user, rated_game__mode=key)
+            RatingChange.objects.filter(user=user, rated_game__mode=key, rated_game__pool=pool)
             .select_related("rated_game")
             .order_by("-rated_game__rated_at", "-pk")[:limit]
         )
@@ -164,15 +180,15 @@ def completion(user: User) -> Completion:
 
 
 def display_rating_of(user: User, mode: str) -> float:
-    row = Rating.objects.filter(user=user, mode=mode).only("mu").first()
+    row = Rating.objects.filter(user=user, mode=mode, pool=Pool.PEOPLE).only("mu").first()
     return float(ratings.display_rating(row.mu if row else ratings.MU))
 
 
 def leaderboard(mode: str, *, limit: int = 100) -> QuerySet[Rating]:
     """Established (non-provisional) players of ``mode``, best rating first
-    (the more certain first among equals)."""
+    (the more certain first among equals), in the people's pool."""
     return (
-        Rating.objects.filter(mode=mode, sigma__lte=ratings.PROVISIONAL_SIGMA, games__gt=0, user__is_active=True)
+        Rating.objects.filter(mode=mode, pool=Pool.PEOPLE, sigma__lte=ratings.PROVISIONAL_SIGMA, games__gt=0, user__is_active=True)
         .select_related("user")
         .order_by("-mu", "sigma", "user__username")[:limit]
     )
@@ -324,10 +340,12 @@ def results_by_variant(user: User, *, viewer: User | AnonymousUser | None) -> li
     return sorted(lines, key=lambda line: (-line.played, line.preset, line.players, line.teams))
 
 
-def ratings_in_mode(user_ids: list[int], mode: str) -> dict[int, tuple[int, bool]]:
+def ratings_in_mode(user_ids: list[int], mode: str, *, pool: str | None = None) -> dict[int, tuple[int, bool]]:
     """Each member's shown rating in ``mode`` and whether it is provisional
-    (a member without a game in the mode has the starting rating)."""
-    rows = {row.user_id: row for row in Rating.objects.filter(user_id__in=user_ids, mode=mode)}
+    (a member without a game in the mode has the starting rating), in
+    ``pool`` (by default the one a game of these members rates in: ``pool_of``)."""
+    pool = pool or pool_of(user_ids)
+    rows = {row.user_id: row for row in Rating.objects.filter(user_id__in=user_ids, mode=mode, pool=pool)}
     result = {}
     for user_id in user_ids:
         row = rows.get(user_id)
@@ -418,6 +436,7 @@ def member_data(user: User) -> dict[str, Any]:
         "ratings": [
             {
                 "mode": row.mode,
+                "pool": row.pool,
                 "rating": row.display,
                 "provisional": row.provisional,
                 "mu": row.mu,
@@ -428,12 +447,13 @@ def member_data(user: User) -> dict[str, Any]:
                 "losses": row.losses,
                 "updated_at": row.updated_at,
             }
-            for row in Rating.objects.filter(user=user).order_by("mode")
+            for row in Rating.objects.filter(user=user).order_by("pool", "mode")
         ],
         "rating_history": [
             {
                 "table": change.rated_game.game.table_id,
                 "mode": change.rated_game.mode,
+                "pool": change.rated_game.pool,
                 "rated_at": change.rated_game.rated_at,
                 "seat": change.seat,
                 "rank": change.rank,

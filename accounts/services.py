@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts import conduct, ratings, selectors
 from accounts.hooks import account_closing
-from accounts.models import Abandonment, Friendship, Profile, RatedGame, Rating, RatingChange
+from accounts.models import Abandonment, Friendship, Pool, Profile, RatedGame, Rating, RatingChange
 from games.live import broadcast
 from games.models import Game, Seat, StandIn, Table
 from games.play import selectors as game_selectors
@@ -85,10 +85,10 @@ def save_language(*, user: User, language: str) -> None:
         update_preferences(user=user, language=language)
 
 
-def get_or_create_rating(*, user: User, mode: str) -> Rating:
+def get_or_create_rating(*, user: User, mode: str, pool: str = Pool.PEOPLE) -> Rating:
     if mode not in RANKED_MODES:
         raise ValueError(f"unknown ranked mode {mode!r}")
-    rating, _created = Rating.objects.get_or_create(user=user, mode=mode)
+    rating, _created = Rating.objects.get_or_create(user=user, mode=mode, pool=pool)
     return rating
 
 
@@ -156,6 +156,8 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
     tile beyond the opening) is not rated. Each member's change is weighed
     by how often they met the same opponents in the last day
     (``repeat_weight``: the k-th game of a pair within 24 hours counts 1/k).
+    A game with a bot account at a seat rates in the bots' pool (``Pool.BOTS``:
+    the bot's and its opponents' ratings there), never in the people's.
     """
     with transaction.atomic():
         game = Game.objects.select_related("table").filter(pk=game_id).first()
@@ -170,16 +172,19 @@ def rate_finished_game(*, game_id: int) -> RatedGame | None:
         if len(seats) < 2 or None in user_ids:
             return None
         members_of = {seat.number: int(seat.user_id or 0) for seat in seats}
+        pool = selectors.pool_of(members_of.values())
         try:
             with transaction.atomic():
-                record = RatedGame.objects.create(game=game, mode=mode.key)
+                record = RatedGame.objects.create(game=game, mode=mode.key, pool=pool)
         except IntegrityError:
             return None  # rated already (the end announced twice)
         for user_id in members_of.values():
-            Rating.objects.get_or_create(user_id=user_id, mode=mode.key)
+            Rating.objects.get_or_create(user_id=user_id, mode=mode.key, pool=pool)
         rows = {
             row.user_id: row
-            for row in Rating.objects.select_for_update().filter(mode=mode.key, user_id__in=members_of.values())
+            for row in Rating.objects.select_for_update().filter(
+                mode=mode.key, pool=pool, user_id__in=members_of.values()
+            )
         }
         teams = bool(game.rules.get("teams"))
         sides = 2 if teams else len(seats)
@@ -362,7 +367,7 @@ def announce_rating_changes(*, record: RatedGame) -> None:
     game = record.game
     table = game.table
     changes = rating_changes(record)
-    frame = {"type": "ratings", "mode": record.mode, "changes": changes}
+    frame = {"type": "ratings", "mode": record.mode, "pool": record.pool, "changes": changes}
     broadcast.broadcast_notice(
         table_id=table.pk,
         players=len(changes),

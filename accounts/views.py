@@ -20,6 +20,7 @@ from accounts import selectors, services
 from accounts.forms import CloseAccountForm, FriendRequestForm, PreferencesForm, TableSwitchForm
 from accounts.hooks import profile_panels
 from accounts.middleware import set_language_cookie
+from accounts.models import Pool
 from accounts.ratings import PROVISIONAL_SIGMA
 from games.fairplay import export
 from games.models import Table
@@ -31,15 +32,21 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     friendship = None
     if request.user.is_authenticated and request.user.pk != member.pk:
         friendship = selectors.friendship_between(request.user, member)
+    # A bot's ratings are in the bots' pool; a person's in the people's, and
+    # those of their rated games with bots apart (docs/members.md).
+    pool = selectors.own_pool(member)
+    bot_pool = pool != Pool.BOTS and selectors.has_ratings_in(member, Pool.BOTS)
     return render(
         request,
         "accounts/profile.html",
         {
             "member": member,
             "profile": selectors.profile_of(member),
-            "ratings": selectors.ratings_of(member),
+            "ratings": selectors.ratings_of(member, pool=pool),
+            "bot_pool": pool == Pool.BOTS,
+            "ratings_with_bots": selectors.ratings_of(member, pool=Pool.BOTS) if bot_pool else [],
             "completion": selectors.completion(member),
-            "rating_histories": selectors.rating_histories(member),
+            "rating_histories": selectors.rating_histories(member, pool=pool),
             "recent_games": selectors.recent_games(member, viewer=request.user),
             "results_by_variant": selectors.results_by_variant(member, viewer=request.user),
             "friendship": friendship,

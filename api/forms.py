@@ -10,6 +10,26 @@ from django.utils.translation import gettext_lazy as _
 
 from games.ai import LEVELS
 from games.pages.forms import clean_table_choices, preset_choices
+from games.play.modes import RANKED_MODES, RankedMode
+
+
+def ranked_mode_of(data: dict[str, Any]) -> RankedMode | None:
+    """The ranked mode whose rules are the challenge's choices, or None."""
+    for mode in RANKED_MODES.values():
+        if (mode.preset, mode.players, mode.teams, mode.target) == (
+            data.get("preset"), data.get("players"), bool(data.get("teams")), data.get("target")
+        ):
+            return mode
+    return None
+
+
+def rated_modes_text() -> str:
+    """The ranked modes a challenge may be rated in (two members: the duels)."""
+    return "; ".join(
+        f"{mode.key}: preset={mode.preset}, players=2, target={mode.target}"
+        for mode in RANKED_MODES.values()
+        if mode.players == 2
+    )
 
 
 class ChallengeForm(forms.Form):
@@ -25,11 +45,25 @@ class ChallengeForm(forms.Form):
         data["preset"] = data.get("preset") or "classic-draw"
         data["players"] = data.get("players") or 2
         if data.get("target") is None:
-            data["target"] = 100
+            # A rated challenge on a ranked duel's preset is played to that mode's target.
+            duel = next(
+                (m for m in RANKED_MODES.values() if m.preset == data["preset"] and m.players == 2), None
+            )
+            data["target"] = duel.target if data.get("rated") and duel is not None else 100
         data["level"] = data.get("level") or "medium"
+        data["mode"] = ""
         if data.get("rated"):
-            # Rated challenges need the bots' own rating pool, not built yet (docs/api.md).
-            self.add_error("rated", _("Rated challenges are not available yet: send rated=false."))
+            # Rated in the ranked mode of the same rules, like a game of the queue
+            # (docs/api.md); a challenge seats two members, so only the duels.
+            mode = ranked_mode_of(data)
+            if mode is None or mode.players != 2:
+                self.add_error(
+                    "rated",
+                    _("A rated challenge is played under the rules of a ranked duel (%(modes)s); "
+                      "send rated=false for other choices.") % {"modes": rated_modes_text()},
+                )
+            else:
+                data["mode"] = mode.key
         return clean_table_choices(self, data)
 
 

@@ -10,13 +10,15 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
-from accounts.selectors import bot_ids, is_bot
+from accounts.models import Profile
+from accounts.selectors import bot_ids
 from api import selectors, services, streams, tokens
 from api.forms import ChallengeForm, form_data
 from api.models import AccessToken
@@ -68,6 +70,7 @@ ANY = TokenAuth()
 BOT = TokenAuth("bot:play")
 BOARD = TokenAuth("board:play")
 CHALLENGE = TokenAuth("challenge:write", "bot:play")
+TOURNAMENT = TokenAuth("tournament:write")
 
 
 @api.exception_handler(ApiError)
@@ -148,9 +151,24 @@ class AcceptOut(Schema):
     game: GameRef
 
 
+class PoolRatingOut(Schema):
+    mode: str
+    rating: int
+    provisional: bool
+    games: int
+
+
+class TournamentJoinOut(Schema):
+    ok: bool
+    tournament: int
+    status: str
+    url: str
+
+
 class BotOut(Schema):
     username: str
     url: str
+    ratings: list[PoolRatingOut]
 
 
 ERRORS: dict[int, Any] = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut}
@@ -206,10 +224,18 @@ def _choices(request: HttpRequest) -> dict[str, Any]:
     return form.cleaned_data
 
 
+def _is_bot(user: User) -> bool:
+    """Whether the member is a bot, from the profile the token's query loaded (api.tokens)."""
+    try:
+        return bool(user.profile.is_bot)
+    except Profile.DoesNotExist:
+        return False
+
+
 def _player(request: HttpRequest, *, bot: bool) -> User:
     """The bot API is for bot accounts, the board API for people's."""
     user = _user(request)
-    if is_bot(user.pk) != bot:
+    if _is_bot(user) != bot:
         if bot:
             raise ApiError(403, "not_a_bot", _("Only a bot account may use the bot API (upgrade it first)."))
         raise ApiError(403, "is_a_bot", _("A bot account plays through the bot API."))
@@ -233,11 +259,16 @@ def upgrade(request: HttpRequest) -> dict[str, Any]:
 
 @api.get("/bot/online", auth=ANY, response={200: list[BotOut], **ERRORS}, tags=["bot"])
 def bots_online(request: HttpRequest) -> list[dict[str, Any]]:
-    """Bot accounts whose token was used in the last ten minutes."""
+    """Bot accounts whose token was used in the last ten minutes, with their
+    ratings in the bots' pool (every ranked mode; 1500 and provisional before a rated game)."""
     since = timezone.now() - timedelta(minutes=10)
     users = {t.user for t in AccessToken.objects.select_related("user").filter(last_used_at__gte=since, revoked_at=None)}
     bots = bot_ids(user.pk for user in users)
-    return [selectors.account(user) | {} for user in sorted(users, key=lambda u: u.get_username()) if user.pk in bots]
+    return [
+        selectors.account(user) | {"ratings": selectors.bot_ratings(user)}
+        for user in sorted(users, key=lambda u: u.get_username())
+        if user.pk in bots
+    ]
 
 
 # -- the event stream ------------------------------------------------------------------
@@ -287,6 +318,20 @@ def decline(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
 def cancel(request: HttpRequest, challenge_id: int) -> dict[str, Any]:
     services.answer_challenge(user=_user(request), challenge_id=challenge_id, decline=False)
     return {"ok": True}
+
+
+# -- tournaments -----------------------------------------------------------------------
+
+
+@api.post("/tournament/{int:tournament_id}/join", auth=TOURNAMENT, response={200: TournamentJoinOut, **ERRORS},
+          tags=["tournaments"])
+def tournament_join(request: HttpRequest, tournament_id: int, key: str = "") -> dict[str, Any]:
+    """Join a tournament (or come back to it) before it ends: a bot account only one that admits bots
+    (403 ``bots_not_admitted`` otherwise); ``key``: a private tournament's link key. Each pairing then
+    comes as a ``gameStart`` line on the event stream."""
+    tournament = services.join_tournament(user=_user(request), tournament_id=tournament_id, key=key)
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    return {"ok": True, "tournament": tournament.pk, "status": tournament.status, "url": url}
 
 
 # -- playing: /api/bot/... for bot accounts, /api/board/... for a person's client -------

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.urls import reverse
 
-from accounts.selectors import bot_ids, is_bot
+from accounts.models import Pool
+from accounts.selectors import bot_ids, is_bot, ratings_of
 from api.models import Challenge
 from community.selectors import blocked_by
 from games.engine import Event, State, action_from_json
@@ -33,6 +34,14 @@ def account(user: User) -> dict[str, Any]:
         "bot": is_bot(user.pk),
         "url": reverse("accounts:profile", args=[user.get_username()]),
     }
+
+
+def bot_ratings(user: User) -> list[dict[str, Any]]:
+    """A bot's ratings in the bots' pool, every ranked mode (docs/members.md)."""
+    return [
+        {"mode": rating.mode.key, "rating": rating.display, "provisional": rating.provisional, "games": rating.games}
+        for rating in ratings_of(user, pool=Pool.BOTS)
+    ]
 
 
 # -- the game stream -----------------------------------------------------------------

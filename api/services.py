@@ -13,14 +13,19 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import services as account_services
+from accounts.selectors import is_bot
+from api.forms import ranked_mode_of
 from api.models import Challenge
 from community.selectors import has_blocked
 from games.engine import EventKind, rules_for
 from games.engine.notation import NotationError, read_token
-from games.models import Table
+from games.models import Game, Seat, Table
 from games.play import selectors as game_selectors
 from games.play import services as game_services
 from games.play.services import SeatSpec
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
 
 
 @dataclass
@@ -76,7 +81,7 @@ def create_challenge(*, challenger: User, username: str, choices: dict[str, Any]
         players=choices["players"],
         teams=choices["teams"],
         target=choices["target"],
-        rated=False,
+        rated=bool(choices["mode"]),
         level=choices["level"],
     )
 
@@ -107,9 +112,18 @@ def accept_challenge(*, user: User, challenge_id: int) -> Table:
         )
         seats = [SeatSpec(user=challenge.challenger), SeatSpec(user=challenge.dest)]
         seats += [SeatSpec(level=challenge.level) for _ in range(challenge.players - 2)]
+        # A rated challenge is a ranked table of its mode: rated when it ends like
+        # any ranked game (accounts.services.rate_finished_game: the bots' pool
+        # with a bot, the people's otherwise, repeated games weighed 1/k).
+        mode = ranked_mode_of(
+            {"preset": challenge.preset, "players": challenge.players, "teams": challenge.teams,
+             "target": challenge.target}
+        )
+        rated = challenge.rated and mode is not None
         try:
             table = game_services.create_table(
-                kind=Table.Kind.PRIVATE,
+                kind=Table.Kind.RANKED if rated else Table.Kind.PRIVATE,
+                mode=mode.key if rated and mode is not None else "",
                 rules=rules,
                 preset=challenge.preset,
                 seats=seats,
@@ -163,16 +177,25 @@ class Seated:
     seq: int
 
 
+def _seat_and_game(*, user: User, table_id: int) -> tuple[int, Game]:
+    """The member's seat number at the table and its game, in one query
+    (``ApiError`` if none: a move's every request asks)."""
+    if not 0 < table_id < 2**63:  # no such id (SQLite refuses a larger integer)
+        raise ApiError(404, "not_found", _("There is no such table."))
+    seat = Seat.objects.select_related("table__game").filter(table_id=table_id, user=user).first()
+    game = None if seat is None else getattr(seat.table, "game", None)
+    if seat is None or game is None:
+        if seat is None and Table.objects.filter(pk=table_id, game__isnull=False).exists():
+            raise ApiError(403, "not_seated", _("You have no seat at this table."))
+        raise ApiError(404, "not_found", _("There is no such table."))
+    game.table = seat.table
+    return seat.number, game
+
+
 def seated(*, user: User, table_id: int) -> Seated:
     """The member's seat at the table's game (``ApiError`` if none)."""
-    table = game_selectors.get_table(table_id)
-    game = None if table is None else getattr(table, "game", None)
-    if table is None or game is None:
-        raise ApiError(404, "not_found", _("There is no such table."))
-    seat = game_selectors.viewer_seat_among(game_selectors.table_seats(table.pk), user=user, guest_key=None)
-    if seat is None:
-        raise ApiError(403, "not_seated", _("You have no seat at this table."))
-    return Seated(game.pk, seat, game.seq)
+    number, game = _seat_and_game(user=user, table_id=table_id)
+    return Seated(game.pk, number, game.seq)
 
 
 def play_action(*, user: User, table_id: int, text: str, seq: int | None) -> int:
@@ -180,10 +203,10 @@ def play_action(*, user: User, table_id: int, text: str, seq: int | None) -> int
     the table; ``seq`` the last event the program saw (default: the game's
     last). Through ``play_move`` with ``expected_seq``: of two moves posted at
     one ``seq``, one wins and the other is refused (``stale``). Returns the new seq."""
-    where = seated(user=user, table_id=table_id)
-    game = game_selectors.get_game(where.game_id)
-    state = None if game is None else game_selectors.game_state(game)
-    if game is None or state is None or game.finished:
+    number, game = _seat_and_game(user=user, table_id=table_id)
+    where = Seated(game.pk, number, game.seq)
+    state = game_selectors.game_state(game)
+    if state is None or game.finished:
         raise ApiError(400, "illegal", _("This game is not being played."), "not_live")
     try:
         event = read_token(text, where.seat, first=not state.line)
@@ -227,3 +250,21 @@ def offer_draw(*, user: User, table_id: int) -> bool:
     except game_services.GameError as error:
         raise game_refusal(error) from None
     return isinstance(outcome, game_services.Outcome)
+
+
+# -- tournaments ---------------------------------------------------------------------
+
+
+def join_tournament(*, user: User, tournament_id: int, key: str) -> Tournament:
+    """Join a tournament (tournaments.services.join): a bot account only one
+    that admits bots; a private one with its link's ``key``."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or not tournament_selectors.visible(tournament, key=key, user_id=user.pk):
+        raise ApiError(404, "not_found", _("There is no such tournament."))
+    if not tournament.admits_bots and is_bot(user.pk):
+        raise ApiError(403, "bots_not_admitted", _("This tournament does not admit bots."))
+    try:
+        tournament_services.join(tournament=tournament, user=user)
+    except tournament_services.TournamentError as error:
+        raise ApiError(409, "not_open", str(error)) from None
+    return tournament

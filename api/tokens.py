@@ -68,7 +68,8 @@ def authenticate(raw: str) -> AccessToken | None:
     if not raw.startswith(PREFIX) or len(raw) > 100:
         return None
     token = (
-        AccessToken.objects.select_related("user")
+        # The member's profile with it: whether it is a bot, asked by every bot or board route.
+        AccessToken.objects.select_related("user", "user__profile")
         .filter(digest=digest(raw), revoked_at__isnull=True, user__is_active=True)
         .first()
     )

@@ -14,7 +14,7 @@ Prints, for each: moves per second, and the latency from a posted action (the
 moment the move is sent) to its event on the opponent's stream (API) or
 socket (websocket), p50/p99/max in ms, and the server's CPU per move.
 
-    python bench/api_load.py --games 20 --duration 15
+    python bench/api_load.py --games 200 --duration 20
 """
 
 from __future__ import annotations
@@ -24,16 +24,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import threading
-import time
-import urllib.error
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from api.bot import Api  # noqa: E402
 from tests.support.site import cpu_seconds, start_site  # noqa: E402
 
 SEED_BOTS = """
@@ -48,7 +44,7 @@ from games.play.services import SeatSpec, create_table
 users = get_user_model().objects
 games = []
 for index in range({games}):
-    pair = [users.create_user(username=f"loadbot{{index}}x{{seat}}", password="x" * 12) for seat in (0, 1)]
+    pair = [users.create_user(username=f"loadbot{{index}}x{{seat}}", password=None) for seat in (0, 1)]
     raws = []
     for user in pair:
         raws.append(tokens.create_token(user=user, description="load", scopes=["bot:play"]).raw)
@@ -60,100 +56,16 @@ print(json.dumps(games))
 """
 
 
-def pct(values: list[float], p: float) -> float | None:
-    return round(values[min(len(values) - 1, int(p * len(values)))] * 1000, 2) if values else None
+def api_load(server: Any, games: list[dict[str, Any]], duration: float, warmup: float) -> dict[str, Any]:
+    """Every seat of every game through the API, from bench/api_client.py in its own process."""
+    spec = {"url": server.url, "duration": duration, "warmup": warmup, "games": games}
+    return _client(server, "bench/api_client.py", spec, len(games))
 
 
-class ApiLoad:
-    """Every seat of every game a thread: its stream, and its moves posted at once."""
-
-    def __init__(self, url: str, games: list[dict[str, Any]], duration: float, warmup: float) -> None:
-        self.url, self.games, self.duration, self.warmup = url, games, duration, warmup
-        self.sent: dict[tuple[int, int], tuple[float, int]] = {}  # (game, seq) -> (time sent, mover's seat)
-        self.seen: dict[tuple[int, int, int], float] = {}  # (game, seat, seq) -> time its line arrived
-        self.errors: dict[str, int] = {}
-        self.lock = threading.Lock()
-        self.stop_at = float("inf")
-
-    def seat(self, game: int, seat: int, raw: str) -> None:
-        api = Api(self.url, raw)
-        seq: int | None = None
-        while time.monotonic() < self.stop_at:
-            path = f"/api/bot/game/stream/{game}" + ("" if seq is None else f"?seq={seq}")
-            try:
-                for line in api.stream(path):
-                    now = time.monotonic()
-                    if now >= self.stop_at:
-                        return
-                    seq = line.get("seq", seq)
-                    if seq is not None:
-                        self.seen[(game, seat, seq)] = now
-                    if line.get("legal"):
-                        sent = time.monotonic()
-                        status, answer = api.call("POST", f"/api/bot/game/{game}/move/{line['legal'][0]}?seq={seq}")
-                        if status == 200:
-                            self.sent[(game, answer["seq"])] = (sent, seat)
-                        else:
-                            self.count(str(answer.get("code", status)))
-                    elif line.get("nextRound"):
-                        api.call("POST", f"/api/bot/game/{game}/next-round?seq={seq}")
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as error:
-                self.count(type(error).__name__)
-
-    def count(self, code: str) -> None:
-        with self.lock:
-            self.errors[code] = self.errors.get(code, 0) + 1
-
-    def run(self, pid: int) -> dict[str, Any]:
-        threads = [
-            threading.Thread(target=self.seat, args=(entry["game"], seat, raw), daemon=True)
-            for entry in self.games
-            for seat, raw in enumerate(entry["tokens"])
-        ]
-        self.stop_at = time.monotonic() + self.warmup + self.duration
-        for thread in threads:
-            thread.start()
-        time.sleep(self.warmup)
-        start, cpu_start = time.monotonic(), cpu_seconds(pid)
-        time.sleep(self.duration)
-        end, cpu_end = time.monotonic(), cpu_seconds(pid)
-        for thread in threads:
-            thread.join(timeout=10)
-        window = {key: value for key, value in self.sent.items() if start <= value[0] < end}
-        latencies = sorted(
-            self.seen[(game, 1 - mover, seq)] - sent
-            for (game, seq), (sent, mover) in window.items()
-            if (game, 1 - mover, seq) in self.seen
-        )
-        return {
-            "games": len(self.games),
-            "moves": len(window),
-            "moves_per_s": round(len(window) / self.duration, 1),
-            "latency_samples": len(latencies),
-            "p50_ms": pct(latencies, 0.5),
-            "p99_ms": pct(latencies, 0.99),
-            "max_ms": round(latencies[-1] * 1000, 2) if latencies else None,
-            "cpu_ms_per_move": round(1000 * (cpu_end - cpu_start) / len(window), 2) if window else None,
-            "errors": self.errors,
-        }
-
-
-def websocket_load(server: Any, games: int, duration: float, warmup: float) -> dict[str, Any]:
-    seeded = subprocess.run(
-        [sys.executable, "bench/seed_tables.py", "--tables", str(games), "--players", "2"],
-        cwd=ROOT, env=server.env, capture_output=True, text=True, check=True,
-    )
-    tables = json.loads(seeded.stdout.strip().splitlines()[-1])["tables"]
-    ws = server.url.replace("http://", "ws://")
-    spec = {
-        "mode": "saturate", "duration": duration, "warmup": warmup,
-        "seats": [
-            {"url": f"{ws}/ws/table/{table['table']}/", "origin": server.url, "cookie": seat["cookie"],
-             "table": table["table"], "seat": seat["seat"]}
-            for table in tables for seat in table["seats"]
-        ],
-    }
-    client = subprocess.Popen([sys.executable, "bench/load_client.py"], cwd=ROOT, stdin=subprocess.PIPE,
+def _client(server: Any, script: str, spec: dict[str, Any], games: int) -> dict[str, Any]:
+    """Run a load generator (its spec on stdin; ``window`` lines around the measured
+    window, when the server's CPU is read; its results last)."""
+    client = subprocess.Popen([sys.executable, script], cwd=ROOT, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert client.stdin is not None
     assert client.stdout is not None
@@ -174,7 +86,7 @@ def websocket_load(server: Any, games: int, duration: float, warmup: float) -> d
         raise RuntimeError(f"the load client failed: {client.stderr.read()[-3000:] if client.stderr else ''}")
     moves = result["moves"]
     return {
-        "games": len(tables), "moves": moves, "moves_per_s": result["moves_per_s"],
+        "games": games, "moves": moves, "moves_per_s": result["moves_per_s"],
         "latency_samples": result["latency_samples"], "p50_ms": result["p50_ms"], "p99_ms": result["p99_ms"],
         "max_ms": result["max_ms"],
         "cpu_ms_per_move": round(1000 * (cpu_end - cpu_start) / moves, 2) if moves else None,
@@ -182,12 +94,32 @@ def websocket_load(server: Any, games: int, duration: float, warmup: float) -> d
     }
 
 
+def websocket_load(server: Any, games: int, duration: float, warmup: float) -> dict[str, Any]:
+    seeded = subprocess.run(
+        [sys.executable, "bench/seed_tables.py", "--tables", str(games), "--players", "2"],
+        cwd=ROOT, env=server.env, capture_output=True, text=True, check=True,
+    )
+    tables = json.loads(seeded.stdout.strip().splitlines()[-1])["tables"]
+    ws = server.url.replace("http://", "ws://")
+    spec = {
+        "mode": "saturate", "duration": duration, "warmup": warmup,
+        "seats": [
+            {"url": f"{ws}/ws/table/{table['table']}/", "origin": server.url, "cookie": seat["cookie"],
+             "table": table["table"], "seat": seat["seat"]}
+            for table in tables for seat in table["seats"]
+        ],
+    }
+    return _client(server, "bench/load_client.py", spec, len(tables))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help="games at once, each of two seats")
-    parser.add_argument("--duration", type=float, default=15.0, help="seconds measured, after the warm-up")
-    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--games", type=int, default=200, help="games at once, each of two seats")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds measured, after the warm-up")
+    parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", help="write both results to this file")
+    parser.add_argument("--profile", help="sample the server with py-spy during the API's run into this file "
+                        "(collapsed stacks: bench/profile_summary.py reads them)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="api-load-") as workdir:
         # A bot's every request counts against its token's limit: lifted for the load.
@@ -198,10 +130,18 @@ def main() -> int:
                 cwd=ROOT, env=server.env, capture_output=True, text=True, check=True,
             )
             games = json.loads(made.stdout.strip().splitlines()[-1])
+            spy = None
+            if args.profile:
+                argv = [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(server.process.pid),
+                        "--duration", str(int(args.warmup + args.duration)), "--rate", "200", "--format", "raw",
+                        "--nonblocking", "--output", args.profile]
+                spy = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             results = {
-                "api": ApiLoad(server.url, games, args.duration, args.warmup).run(server.process.pid),
-                "websocket": websocket_load(server, args.games, args.duration, args.warmup),
+                "api": api_load(server, games, args.duration, args.warmup),
             }
+            if spy is not None:
+                spy.wait(timeout=60)
+            results["websocket"] = websocket_load(server, args.games, args.duration, args.warmup)
         finally:
             server.stop()
     print(f"{'':10} {'games':>5} {'moves/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'cpu ms/move':>11}  errors")

@@ -19,3 +19,4 @@ class TournamentForm(forms.Form):
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     private = forms.BooleanField(label=_("Private (with a link)"), required=False)
+    admits_bots = forms.BooleanField(label=_("Admit bots (programs playing through the API)"), required=False)

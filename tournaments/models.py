@@ -65,6 +65,8 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(default=0)
     rated = models.BooleanField(default=True)
     private = models.BooleanField(default=False)
+    # Bot accounts may join (docs/api.md); set at creation, off by default.
+    admits_bots = models.BooleanField(_("admits bots"), default=False)
     # The link of a private tournament: /tournaments/<id>/?key=<token>.
     token = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(

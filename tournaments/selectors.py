@@ -10,6 +10,7 @@ from django.db import connection
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
+from accounts.selectors import bot_ids
 from community import selectors as community_selectors
 from games.models import Seat, Table
 from tournaments.models import GameSeat, Player, Tournament
@@ -131,10 +132,14 @@ def ranked_players(tournament: Tournament) -> QuerySet[Player]:
 class Row:
     rank: int
     player: Player
+    # A bot account (docs/api.md), marked in the standings.
+    bot: bool = False
 
 
 def standings(tournament: Tournament) -> list[Row]:
-    return [Row(rank, player) for rank, player in enumerate(ranked_players(tournament), start=1)]
+    players = list(ranked_players(tournament))
+    bots = bot_ids(player.user_id for player in players) if tournament.admits_bots else set()
+    return [Row(rank, player, player.user_id in bots) for rank, player in enumerate(players, start=1)]
 
 
 def ranks(tournament: Tournament) -> dict[int, int]:

@@ -27,6 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_bot
 from community import services as community
 from games.models import Game, Move, Table
 from games.play import selectors as game_selectors
@@ -84,6 +85,7 @@ def create_tournament(
     rated: bool = True,
     private: bool = False,
     rounds: int = 0,
+    admits_bots: bool = False,
     now: datetime | None = None,
 ) -> Tournament:
     check_settings(format=format, mode=mode, minutes=minutes)
@@ -99,6 +101,7 @@ def create_tournament(
         rounds=rounds,
         rated=rated,
         private=private,
+        admits_bots=admits_bots,
         token=secrets.token_urlsafe(12) if private else "",
         created_by=user,
         starts_at=starts_at,
@@ -107,11 +110,14 @@ def create_tournament(
 
 
 def join(*, tournament: Tournament, user: User) -> Player:
-    """Join (or come back to) a tournament that has not ended."""
+    """Join (or come back to) a tournament that has not ended; a bot account
+    only one that admits bots (``Tournament.admits_bots``)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if locked.status == Tournament.Status.FINISHED:
             raise TournamentError(_("This tournament is over."))
+        if not locked.admits_bots and is_bot(user.pk):
+            raise TournamentError(_("This tournament does not admit bots."))
         player, created = Player.objects.get_or_create(tournament=locked, user=user)
         if not created and (player.withdrawn or player.paused):
             player.withdrawn = player.paused = False

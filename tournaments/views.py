@@ -55,6 +55,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 starts_in=data["starts_in"],
                 rated=data["rated"],
                 private=data["private"],
+                admits_bots=data["admits_bots"],
             )
         except services.TournamentError as error:
             form.add_error(None, str(error))
