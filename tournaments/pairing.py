@@ -85,3 +85,40 @@ def pair_wave(free: Sequence[Free], *, window: int = WINDOW) -> list[tuple[Free,
         found, carried = _match(chunk)
         pairs.extend(found)
     return pairs
+
+
+COMPUTER = -1
+"""The computer's place in ``pair_round``'s answer (an odd player's opponent)."""
+
+
+def pair_round(
+    players: Sequence[int], met: set[frozenset[int]], computer_games: dict[int, int] | None = None
+) -> list[tuple[int, int]]:
+    """A duplicate round's pairs, avoiding repeats: ``players`` in the order
+    of the standings, ``met`` the pairs that already played each other. With
+    an odd number, one player is paired with ``COMPUTER`` (preferably one who
+    has had the computer the fewest times). A maximum-weight matching with
+    the most pairs on the complete graph (plus the computer when odd): a
+    pair that has not met weighs more than every repeat, so that repeats are
+    the fewest possible, and among those, neighbours in the standings meet."""
+    people = list(players)
+    had = computer_games or {}
+    spread = len(people) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(people)
+    fresh = 4 * spread * spread
+    for i, first in enumerate(people):
+        for j in range(i + 1, len(people)):
+            second = people[j]
+            repeat = frozenset((first, second)) in met
+            graph.add_edge(first, second, weight=(1 if repeat else fresh) + spread - (j - i))
+    if len(people) % 2:
+        most = max((had.get(player, 0) for player in people), default=0)
+        for rank, player in enumerate(people):
+            # Fewer games against the computer first; then the lowest in the standings.
+            graph.add_edge(player, COMPUTER, weight=fresh + (most - had.get(player, 0)) * spread + rank)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    order = {player: index for index, player in enumerate(people)}
+    order[COMPUTER] = len(people)
+    pairs = [tuple(sorted(pair, key=order.__getitem__)) for pair in matching]
+    return sorted(((a, b) for a, b in pairs), key=lambda pair: order[pair[0]])
