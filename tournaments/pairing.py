@@ -104,7 +104,7 @@ def pair_round(
     people = list(players)
     had = computer_games or {}
     spread = len(people) + 1
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(people)
     fresh = 4 * spread * spread
     for i, first in enumerate(people):

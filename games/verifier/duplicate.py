@@ -133,24 +133,20 @@ def standings(players: Sequence[str], rounds: Iterable[Sequence[Scored]]) -> lis
     """The standings: the sum of the round percentages, then the matchpoints,
     then the order of joining (``players``); ranks 1, 2, ..."""
     order = {player: index for index, player in enumerate(players)}
-    totals = {player: [Fraction(0), 0, 0] for player in players}
+    percents = {player: Fraction(0) for player in players}
+    points = dict.fromkeys(players, 0)
+    counted = dict.fromkeys(players, 0)
     for scored_round in rounds:
         for scored in scored_round:
-            if scored.result.player not in totals:
-                raise ValueError(f"{scored.result.player!r} is not a player of the tournament")
-            total = totals[scored.result.player]
-            total[0] += scored.percent
-            total[1] += scored.matchpoints
-            total[2] += 1
-    ordered = sorted(players, key=lambda player: (-totals[player][0], -totals[player][1], order[player]))
+            player = scored.result.player
+            if player not in order:
+                raise ValueError(f"{player!r} is not a player of the tournament")
+            percents[player] += scored.percent
+            points[player] += scored.matchpoints
+            counted[player] += 1
+    ordered = sorted(players, key=lambda player: (-percents[player], -points[player], order[player]))
     return [
-        Standing(
-            rank=rank,
-            player=player,
-            percent=Fraction(totals[player][0]),
-            matchpoints=int(totals[player][1]),
-            rounds=int(totals[player][2]),
-        )
+        Standing(rank=rank, player=player, percent=percents[player], matchpoints=points[player], rounds=counted[player])
         for rank, player in enumerate(ordered, start=1)
     ]
 

@@ -11,7 +11,6 @@ import copy
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games.engine import commit_seed, new_game, table_commitment
 from games.fairplay import fairness, signing
@@ -58,7 +57,8 @@ def expected_round(round: Round) -> list[duplicate.Scored]:
     found = []
     for tournament_game in round_games(round):
         state = game_selectors.game_state(Game.objects.get(table=tournament_game.table))
-        assert state is not None and state.game_over
+        assert state is not None
+        assert state.game_over
         for seat in GameSeat.objects.filter(game=tournament_game).select_related("player__user"):
             found.append(duplicate.result_of(state, seat.number, seat.player.user.username))
     return duplicate.score_round(found)
@@ -84,14 +84,16 @@ def test_five_members_play_two_duplicate_rounds(make_member, lobby_frames, clien
     check_same_deal(first)
     games = round_games(first)
     computer_games = [game for game in games if game.computer]
-    assert len(computer_games) == 1 and computer_games[0].computer == "medium"
+    assert len(computer_games) == 1
+    assert computer_games[0].computer == "medium"
     computer_seat = Seat.objects.get(table=computer_games[0].table, level="medium")
     assert computer_seat.kind == "computer"
     assert computer_games[0].table.kind == Table.Kind.PRIVATE  # a game against the computer is not rated
     assert len(lobby_frames) == 3
     # The commitment is on the page before the round, the seed is not.
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
-    assert first.commitment in page and first.seed not in page
+    assert first.commitment in page
+    assert first.seed not in page
     # Berserk is not part of a duplicate tournament.
     with pytest.raises(services.TournamentError):
         services.berserk(tournament=tournament, user=members[0])
@@ -100,7 +102,8 @@ def test_five_members_play_two_duplicate_rounds(make_member, lobby_frames, clien
     play_out(games[0].table, seed=1)
     done = Game.objects.get(table=games[0].table)
     if any(Game.objects.get(table=game.table).finished_at is None for game in games[1:]):
-        assert done.sealed and not fairness.is_published(done)
+        assert done.sealed
+        assert not fairness.is_published(done)
         first.refresh_from_db()
         assert first.over_at is None
     for index, game in enumerate(games[1:], start=2):
@@ -127,7 +130,8 @@ def test_five_members_play_two_duplicate_rounds(make_member, lobby_frames, clien
     }
     assert not pairs_before & pairs_after
     alone_after = set(GameSeat.objects.filter(game__round=second, game__computer="medium").values_list("player_id", flat=True))
-    assert alone_after and not alone_after & alone_before
+    assert alone_after
+    assert not alone_after & alone_before
     for index, game in enumerate(games2):
         play_out(game.table, seed=10 + index)
     report = services.tick(now=second.starts_at + timedelta(seconds=30))
@@ -151,13 +155,15 @@ def test_five_members_play_two_duplicate_rounds(make_member, lobby_frames, clien
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "data-podium" in page
     for row in expected[:3]:
-        assert f'data-podium-place="{row.rank}"' in page and row.player in page
+        assert f'data-podium-place="{row.rank}"' in page
+        assert row.player in page
     assert rounds_service.standings(tournament)[0].score == expected[0].score
 
     # The published file verifies; one result changed does not, even signed again.
     data = results.build_results(tournament)
     report_file = verify_tournament(data, key=signing.public_key_hex())
-    assert report_file.games == 6 and report_file.players == 5
+    assert report_file.games == 6
+    assert report_file.players == 5
     assert [row.player for row in report_file.standings] == [row.player for row in expected]
     tampered = copy.deepcopy(data)
     tampered.pop("signature")
