@@ -103,20 +103,23 @@ def pair_round(
     the fewest possible, and among those, neighbours in the standings meet."""
     people = list(players)
     had = computer_games or {}
+    most = max((had.get(player, 0) for player in people), default=0)
+    # Three tiers of weight, each larger than all the lower tiers of a whole
+    # matching together: no repeat, then the computer to one who had it
+    # least, then neighbours in the standings (and the computer to the lowest).
     spread = len(people) + 1
+    fairness = spread * spread
+    fresh = (most + 2) * fairness
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(people)
-    fresh = 4 * spread * spread
     for i, first in enumerate(people):
         for j in range(i + 1, len(people)):
             second = people[j]
             repeat = frozenset((first, second)) in met
             graph.add_edge(first, second, weight=(1 if repeat else fresh) + spread - (j - i))
     if len(people) % 2:
-        most = max((had.get(player, 0) for player in people), default=0)
         for rank, player in enumerate(people):
-            # Fewer games against the computer first; then the lowest in the standings.
-            graph.add_edge(player, COMPUTER, weight=fresh + (most - had.get(player, 0)) * spread + rank)
+            graph.add_edge(player, COMPUTER, weight=fresh + (most - had.get(player, 0)) * fairness + rank)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     order = {player: index for index, player in enumerate(people)}
     order[COMPUTER] = len(people)

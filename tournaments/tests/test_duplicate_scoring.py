@@ -151,3 +151,18 @@ def test_a_round_pairs_everyone_once_with_the_fewest_repeats(history):
 def test_the_computer_goes_to_one_who_has_not_had_it():
     pairs = pair_round([1, 2, 3], set(), {3: 1, 2: 1})
     assert (1, COMPUTER) in pairs
+
+
+@given(histories())
+def test_the_computer_goes_to_one_who_had_it_least_when_no_repeat_is_added(history):
+    players, met, computer = history
+    if len(players) % 2 == 0:
+        return
+    pairs = pair_round(players, met, computer)
+    alone = next(player for pair in pairs for player in pair if COMPUTER in pair and player != COMPUTER)
+    # Against every other choice that needs no more repeats, the chosen one had the computer least.
+    fewest = fewest_repeats(players, met)
+    for other in players:
+        rest = [player for player in players if player != other]
+        if computer.get(other, 0) < computer.get(alone, 0):
+            assert fewest_repeats(rest, met) > fewest
