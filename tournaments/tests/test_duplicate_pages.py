@@ -5,11 +5,15 @@ standings in percent and the podium."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
 from django.utils import translation
 
+from games.fairplay import signing
 from games.models import Table
 from games.tests.helpers import play_out
 from lobby import broadcast
@@ -60,7 +64,7 @@ def test_a_member_creates_a_duplicate_tournament_and_its_page_shows_the_rounds(c
     assert "La graine est révélée une fois la ronde terminée." in french
 
 
-def test_a_finished_duplicate_shows_the_seeds_the_computer_and_the_podium(client, make_member):
+def test_a_finished_duplicate_shows_the_seeds_the_computer_and_the_podium(client, make_member, tmp_path):
     members = [make_member(name) for name in ("ana", "ben", "cy")]
     tournament = services.create_tournament(
         user=members[0], format="duplicate", mode="duel-block", minutes=5, rounds=1, starts_in=0
@@ -90,5 +94,29 @@ def test_a_finished_duplicate_shows_the_seeds_the_computer_and_the_podium(client
             assert f'{row["score"]} %' in shown
     response = client.get(f"/tournaments/{tournament.pk}/results.json")
     assert response.status_code == 200
-    assert response.json()["format"] == "duplicate"
-    assert response.json()["rounds"][0]["seed"] == seed
+    data = response.json()
+    assert data["format"] == "duplicate"
+    assert data["rounds"][0]["seed"] == seed
+    # The command anyone runs: OK, then one matchpoint changed and signed again is refused.
+    key = signing.public_key_hex()
+    path = tmp_path / f"tournament-{tournament.pk}.json"
+    path.write_text(json.dumps(data))
+    run = subprocess.run(
+        [sys.executable, "-m", "games.engine.verify", "--tournament", str(path), "--key", key],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("OK")
+    data.pop("signature")
+    data["rounds"][0]["results"][0]["matchpoints"] += 1
+    path.write_text(json.dumps(signing.sign(data)))
+    run = subprocess.run(
+        [sys.executable, "-m", "games.engine.verify", "--tournament", str(path), "--key", key],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1
+    assert "MISMATCH" in run.stdout + run.stderr
