@@ -206,7 +206,7 @@ def record(*, game_row: TournamentGame) -> list[Score]:
                     Score.objects.create(game=game_row, player=seat.player, points=result.margin, outcome=result.outcome)
                 )
                 Player.objects.filter(pk=seat.player_id).update(
-                    wins=F("wins") + (result.outcome == arena.WINNING), games=F("games") + 1
+                    wins=F("wins") + (1 if result.outcome == arena.WINNING else 0), games=F("games") + 1
                 )
     except IntegrityError:
         return []
