@@ -82,7 +82,7 @@ TYPED := games/engine games/ai games/play games/live games/socket games/timers g
 	lobby/rooms.py lobby/chips.py lobby/room_tables.py lobby/room_selectors.py config/middleware.py \
 	puzzles/generator.py puzzles/inference.py puzzles/services.py puzzles/selectors.py puzzles/receivers.py puzzles/models.py \
 	community/services.py community/selectors.py community/chat_filter.py community/receivers.py community/models.py \
-	tournaments/services.py tournaments/selectors.py tournaments/pairing.py \
+	tournaments/services.py tournaments/selectors.py tournaments/pairing.py tournaments/duplicate.py \
 	tournaments/results.py tournaments/receivers.py tournaments/consumers.py \
 	api/services.py api/selectors.py api/tokens.py api/streams.py api/bot.py
 

@@ -55,6 +55,7 @@ def published(prefix: str = "") -> ExpressionWrapper:
                 f"{prefix}finished_at__isnull": False,
                 f"{prefix}table__status": Table.Status.FINISHED,
                 f"{prefix}state__isnull": False,
+                f"{prefix}sealed": False,
             }
         ),
         output_field=BooleanField(),

@@ -160,6 +160,15 @@ class Game(models.Model):
     # commitment an earlier game already had (set by migration 0008, never
     # since): every other game's commitment is its own (docs/fair-play.md).
     shared_commitment = models.BooleanField(default=False)
+    # A table of a duplicate tournament round (docs/fair-play.md, "Duplicate
+    # rounds"): every table of the round deals from the round's seed, whose
+    # SHA-256 is ``round_commitment``; the game's own ``commitment`` is
+    # games.engine.table_commitment(seed, table). "" for any other game.
+    round_commitment = models.CharField(max_length=64, blank=True, default="")
+    # While True the seed is not published even once the game is over (the
+    # other tables of its round still play the same deal): set by
+    # create_table for a round's table, cleared by games.play.services.unseal.
+    sealed = models.BooleanField(default=False)
 
     class Meta:
         indexes = [models.Index(fields=["finished_at", "updated_at"])]

@@ -27,8 +27,9 @@ from games.engine.tiles import TILES
 from games.live import clock
 from games.play.modes import RANKED_MODES
 from games.play.variants import VARIANT_NAMES, VARIANT_SUMMARIES
-from games.verifier import arena
+from games.verifier import arena, duplicate
 from lobby import rooms
+from tournaments import duplicate as tournament_duplicate
 from tournaments import services as tournament_services
 
 # The order the variants appear in: the presets' own order.
@@ -651,6 +652,60 @@ def arena_series() -> tuple[ArenaStep, ...]:
     return tuple(steps)
 
 
+@dataclass(frozen=True)
+class DuplicateExample:
+    """One table of the guide's worked duplicate round (the same seat's tiles everywhere)."""
+
+    table: int
+    outcome: str
+    label: Promise
+    margin: int
+    matchpoints: int
+    top: int
+    percent: str
+
+
+DUPLICATE_EXAMPLE = (
+    (arena.WINNING, 30),
+    (arena.WINNING, 12),
+    (arena.WINNING, 12),
+    (arena.LOST, -8),
+)
+"""Four tables' results from one seat of one duplicate round: (outcome, margin)."""
+
+
+def duplicate_example() -> tuple[DuplicateExample, ...]:
+    results = [
+        duplicate.Result(player=str(number), seat=0, outcome=outcome, margin=margin)
+        for number, (outcome, margin) in enumerate(DUPLICATE_EXAMPLE, start=1)
+    ]
+    return tuple(
+        DuplicateExample(
+            table=number,
+            outcome=item.result.outcome,
+            label=ARENA_OUTCOME_LABELS[item.result.outcome],
+            margin=item.result.margin,
+            matchpoints=item.matchpoints,
+            top=item.top,
+            percent=duplicate.shown(item.percent),
+        )
+        for number, item in enumerate(duplicate.score_round(results), start=1)
+    )
+
+
+def duplicate_facts() -> dict[str, Any]:
+    """Duplicate matchpoints, read from games.verifier.duplicate (the functions
+    that score the rounds and check the published standings)."""
+    return {
+        "beaten": duplicate.BEATEN,
+        "tied": duplicate.TIED,
+        "alone": duplicate.ALONE_PERCENT,
+        "computer_level": tournament_duplicate.COMPUTER_LEVEL,
+        "max_rounds": tournament_duplicate.ROUNDS[1],
+        "example": duplicate_example(),
+    }
+
+
 def tournament_facts() -> dict[str, Any]:
     """The arena's scoring, streak and berserk, read from games.verifier.arena
     (the functions that score the games and check the published standings)
@@ -676,4 +731,5 @@ def tournament_facts() -> dict[str, Any]:
         "first_on_fire": arena.score(
             arena.Facts(arena.WINNING, players=arena.FOUR_PLAYERS, place=1), arena.STREAK_AFTER
         )[0],
+        "duplicate": duplicate_facts(),
     }

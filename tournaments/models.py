@@ -124,12 +124,45 @@ class Player(models.Model):
         return f"player {self.user_id} of tournament {self.tournament_id}"
 
 
+class Round(models.Model):
+    """A round of a duplicate tournament (docs/tournaments.md, "Duplicate"):
+    every table of the round deals from ``seed``; ``commitment`` (its
+    SHA-256) is public from the tournament's creation, the seed once the
+    round is over (``over_at``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="duplicate_rounds")
+    number = models.PositiveSmallIntegerField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    started_at = models.DateTimeField(null=True, blank=True)
+    over_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="tournament_round_once")]
+
+    def __str__(self) -> str:
+        return f"round {self.number} of tournament {self.tournament_id}"
+
+    @property
+    def revealed_seed(self) -> str:
+        """The seed, once the round is over ("" before)."""
+        return self.seed if self.over_at is not None else ""
+
+
 class TournamentGame(models.Model):
     """A table the tournament opened (one game)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="tournament_game")
     created_at = models.DateTimeField(auto_now_add=True)
+    # A duplicate tournament's table: its round (None in an arena).
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE, related_name="games")
+    # The level of the computer that holds the other seat (an odd player's
+    # opponent in a duplicate round: it scores nothing), "" for none.
+    computer = models.CharField(max_length=8, blank=True, default="")
 
     class Meta:
         ordering = ["pk"]
@@ -157,7 +190,10 @@ class GameSeat(models.Model):
 class Score(models.Model):
     """What one finished game gave one player: written once per game and
     player (a finished game enters the standings exactly once: the unique
-    constraint, not a check in Python)."""
+    constraint, not a check in Python). In a duplicate tournament ``points``
+    is the table's result for the seat, its margin (own final score minus the
+    opponent's), and ``outcome`` its outcome: the matchpoints come from
+    comparing it with the round's other tables (games/verifier/duplicate.py)."""
 
     game = models.ForeignKey(TournamentGame, on_delete=models.CASCADE, related_name="scores")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="scores")

@@ -242,3 +242,43 @@ def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]
 def group_wave(free: Sequence[Free], *, window: int = TABLE_WINDOW) -> list[tuple[Free, Free, Free, Free]]:
     """The tables of four of a wave: no player twice, all but at most three seated."""
     return [(a, b, c, d) for a, b, c, d in _windows(free, window, TABLE, _match_tables)]
+
+
+COMPUTER = -1
+"""The computer's place in ``pair_round``'s answer (an odd player's opponent)."""
+
+
+def pair_round(
+    players: Sequence[int], met: set[frozenset[int]], computer_games: dict[int, int] | None = None
+) -> list[tuple[int, int]]:
+    """A duplicate round's pairs, avoiding repeats: ``players`` in the order
+    of the standings, ``met`` the pairs that already played each other. With
+    an odd number, one player is paired with ``COMPUTER`` (preferably one who
+    has had the computer the fewest times). A maximum-weight matching with
+    the most pairs on the complete graph (plus the computer when odd): a
+    pair that has not met weighs more than every repeat, so that repeats are
+    the fewest possible, and among those, neighbours in the standings meet."""
+    people = list(players)
+    had = computer_games or {}
+    most = max((had.get(player, 0) for player in people), default=0)
+    # Three tiers of weight, each larger than all the lower tiers of a whole
+    # matching together: no repeat, then the computer to one who had it
+    # least, then neighbours in the standings (and the computer to the lowest).
+    spread = len(people) + 1
+    fairness = spread * spread
+    fresh = (most + 2) * fairness
+    graph: nx.Graph[int] = nx.Graph()
+    graph.add_nodes_from(people)
+    for i, first in enumerate(people):
+        for j in range(i + 1, len(people)):
+            second = people[j]
+            repeat = frozenset((first, second)) in met
+            graph.add_edge(first, second, weight=(1 if repeat else fresh) + spread - (j - i))
+    if len(people) % 2:
+        for rank, player in enumerate(people):
+            graph.add_edge(player, COMPUTER, weight=fresh + (most - had.get(player, 0)) * fairness + rank)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    order = {player: index for index, player in enumerate(people)}
+    order[COMPUTER] = len(people)
+    pairs = [tuple(sorted(pair, key=order.__getitem__)) for pair in matching]
+    return sorted(((a, b) for a, b in pairs), key=lambda pair: order[pair[0]])

@@ -45,7 +45,7 @@ class Entry:
 
     tournament: Tournament
     rank: int | None
-    score: int
+    score: int | str  # a duplicate tournament's: its percentage ("150.00")
     games: int
     withdrawn: bool
 
@@ -57,10 +57,11 @@ class Entry:
         return None
 
 
-def _final_rank(tournament: Tournament, user_id: int) -> tuple[int | None, int, int]:
+def _final_rank(tournament: Tournament, user_id: int) -> tuple[int | None, int | str, int]:
     for row in tournament.final_standings:
         if row.get("user_id") == user_id:
-            return int(row["rank"]), int(row["score"]), int(row["games"])
+            score = row["score"] if isinstance(row["score"], str) else int(row["score"])
+            return int(row["rank"]), score, int(row["games"])
     return None, 0, 0
 
 

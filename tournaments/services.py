@@ -37,7 +37,7 @@ from games.play.services import InGame, NotAllowed, SeatSpec, create_table, set_
 from games.signals import ChatRefused
 from games.verifier import arena
 from lobby import broadcast
-from tournaments import selectors
+from tournaments import duplicate, selectors
 from tournaments.models import GameSeat, Player, Schedule, Score, Tournament, TournamentGame
 from tournaments.pairing import Free, group_wave, pair_wave
 
@@ -45,6 +45,8 @@ logger = logging.getLogger(__name__)
 
 ARENA_MODES = ("duel-block", "duel-draw", arena.FOUR_MODE)
 """The modes an arena is played in: the duels and the four-player free-for-all."""
+DUPLICATE_MODES = ("duel-block", "duel-draw")
+"""The modes a duplicate tournament is played in (duels)."""
 MINUTES = (1, 120)
 STARTS_IN = (0, 7 * 24 * 60)
 
@@ -61,10 +63,20 @@ def grace() -> timedelta:
 # --- Creating and entering --------------------------------------------------------
 
 
-def check_settings(*, format: str, mode: str, minutes: int) -> None:
-    """Refuse (``TournamentError``) a format, mode or length not open yet."""
+def check_settings(*, format: str, mode: str, minutes: int, rounds: int | None = None) -> None:
+    """Refuse (``TournamentError``) a format, mode or length not open yet.
+    ``rounds``: a duplicate tournament's number of rounds (None: a schedule,
+    which has none)."""
     if format == Tournament.Format.DUPLICATE:
-        raise TournamentError(_("Duplicate tournaments are not open yet: create an arena."))
+        if rounds is None:
+            raise TournamentError(_("A schedule creates arenas; a member creates a duplicate tournament."))
+        if mode not in DUPLICATE_MODES:
+            raise TournamentError(_("A duplicate tournament is played in a duel mode: the block game or the draw game."))
+        if not duplicate.ROUNDS[0] <= rounds <= duplicate.ROUNDS[1]:
+            raise TournamentError(_("A duplicate tournament has from 1 to 12 rounds."))
+        if not MINUTES[0] <= minutes <= MINUTES[1]:
+            raise TournamentError(_("A duplicate round lasts from 1 to 120 minutes."))
+        return
     if format != Tournament.Format.ARENA:
         raise TournamentError(_("Unknown tournament format."))
     if mode not in ARENA_MODES:
@@ -88,25 +100,31 @@ def create_tournament(
     admits_bots: bool = False,
     now: datetime | None = None,
 ) -> Tournament:
-    check_settings(format=format, mode=mode, minutes=minutes)
+    check_settings(format=format, mode=mode, minutes=minutes, rounds=rounds)
     if not STARTS_IN[0] <= starts_in <= STARTS_IN[1]:
         raise TournamentError(_("A tournament starts within a week."))
     moment = now or timezone.now()
     # 0 = within ten seconds: the next periodic tick starts it.
     starts_at = moment + timedelta(minutes=starts_in)
-    return Tournament.objects.create(
-        format=format,
-        mode=mode,
-        minutes=minutes,
-        rounds=rounds,
-        rated=rated,
-        private=private,
-        admits_bots=admits_bots,
-        token=secrets.token_urlsafe(12) if private else "",
-        created_by=user,
-        starts_at=starts_at,
-        ends_at=starts_at + timedelta(minutes=minutes),
-    )
+    is_duplicate = format == Tournament.Format.DUPLICATE
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            format=format,
+            mode=mode,
+            minutes=minutes,
+            rounds=rounds if is_duplicate else 0,
+            rated=rated,
+            private=private,
+            admits_bots=admits_bots,
+            token=secrets.token_urlsafe(12) if private else "",
+            created_by=user,
+            starts_at=starts_at,
+            # A duplicate tournament lasts its rounds (``minutes`` each).
+            ends_at=starts_at + timedelta(minutes=minutes * (rounds if is_duplicate else 1)),
+        )
+        if is_duplicate:
+            duplicate.draw_rounds(tournament)
+    return tournament
 
 
 def join(*, tournament: Tournament, user: User) -> Player:
@@ -168,6 +186,8 @@ def set_paused(*, tournament: Tournament, user: User, paused: bool) -> Player:
 def berserk(*, tournament: Tournament, user: User) -> Player:
     """Go berserk: for the current tournament game if it has no move yet, else
     for the next one. Refused once the current game has begun."""
+    if tournament.format == Tournament.Format.DUPLICATE:
+        raise TournamentError(_("A duplicate tournament has no berserk: every table plays the same clock."))
     with transaction.atomic():
         if tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("This tournament is over."))
@@ -269,7 +289,11 @@ def tick(*, now: datetime | None = None) -> dict[str, int]:
     scored = score_missed()
     paired = finished = 0
     for tournament in Tournament.objects.filter(status=Tournament.Status.STARTED):
-        if moment < tournament.ends_at:
+        if tournament.format == Tournament.Format.DUPLICATE:
+            paired += duplicate.run(tournament=tournament, now=moment, grace=grace())
+            if duplicate.all_over(tournament) and finish(tournament=tournament, now=moment):
+                finished += 1
+        elif moment < tournament.ends_at:
             paired += len(pair_free(tournament=tournament, now=moment))
         elif finish(tournament=tournament, now=moment):
             finished += 1
@@ -282,6 +306,8 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
     moment = now or timezone.now()
     if tournament.status != Tournament.Status.STARTED or moment >= tournament.ends_at:
         return []
+    if tournament.format == Tournament.Format.DUPLICATE:
+        return []  # its rounds are paired at their times (tournaments.duplicate)
     spec = RANKED_MODES[tournament.mode]
     tables: list[Table] = []
     with transaction.atomic():
@@ -353,6 +379,16 @@ def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
     moment = now or timezone.now()
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.format == Tournament.Format.DUPLICATE:
+            # After the last round (every round over), whatever the clock says.
+            if locked.status != Tournament.Status.STARTED or not duplicate.all_over(locked):
+                return False
+            locked.final_standings = duplicate.final_rows(locked)
+            locked.status = Tournament.Status.FINISHED
+            locked.finished_at = moment
+            locked.save(update_fields=["final_standings", "status", "finished_at"])
+            logger.info("tournament %d finished", tournament.pk)
+            return True
         if locked.status != Tournament.Status.STARTED or moment < locked.ends_at:
             return False
         playing = TournamentGame.objects.filter(
@@ -405,6 +441,8 @@ def record_game(*, table_id: int) -> list[Score]:
     game_row = TournamentGame.objects.filter(table_id=table_id).select_related("tournament").first()
     if game_row is None:
         return []
+    if game_row.round_id is not None:
+        return duplicate.record(game_row=game_row)
     game = Game.objects.filter(table_id=table_id, table__status=Table.Status.FINISHED).first()
     if game is None:
         return []
@@ -491,6 +529,9 @@ def after_game(*, table_id: int) -> dict[str, Any]:
     scores = record_game(table_id=table_id)
     tables: list[Table] = []
     game_row = TournamentGame.objects.filter(table_id=table_id).select_related("tournament").first()
-    if game_row is not None:
+    if game_row is not None and game_row.round_id is not None:
+        # A duplicate table: the round closes (its seed revealed) with its last table.
+        duplicate.close_rounds(tournament=game_row.tournament, now=timezone.now(), grace=grace())
+    elif game_row is not None:
         tables = pair_free(tournament=game_row.tournament)
     return {"scored": len(scores), "paired": len(tables)}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -13,8 +14,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.play.modes import RANKED_MODES
 from games.verifier import arena
+from games.verifier import duplicate as gv_duplicate
+from tournaments import duplicate, selectors, services
 from tournaments import results as published
-from tournaments import selectors, services
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
 
@@ -66,7 +68,11 @@ def new(request: HttpRequest) -> HttpResponse:
 
 
 def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
-    rows = selectors.standings(tournament)
+    is_duplicate = tournament.format == Tournament.Format.DUPLICATE
+    rows: Sequence[selectors.Row | duplicate.DuplicateRow] = (
+        duplicate.standings(tournament) if is_duplicate else selectors.standings(tournament)
+    )
+    round_views = duplicate.rounds(tournament) if is_duplicate else []
     user_id = request.user.pk if request.user.is_authenticated else None
     mine = next((row for row in rows if row.player.user_id == user_id), None)
     player = mine.player if mine is not None else None
@@ -78,11 +84,18 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "mine_in_top": mine is not None and mine.rank <= selectors.TOP,
         "player": player,
         "current_table": selectors.current_table(player) if player is not None else None,
-        "live": selectors.live_tables(tournament) if tournament.status == Tournament.Status.STARTED else [],
+        # A duplicate round's tables are not watched (they play the same deal).
+        "live": selectors.live_tables(tournament)
+        if tournament.status == Tournament.Status.STARTED and not is_duplicate
+        else [],
         "seconds_left": selectors.seconds_left(tournament),
         "podium": tournament.final_standings[:3],
         "page_url": _page(tournament),
         "chat": selectors.chat(tournament, user_id),
+        "rounds": round_views,
+        "current_round": duplicate.current_round(round_views) if is_duplicate else None,
+        "standings_template": "tournaments/_duplicate_standings.html" if is_duplicate else "tournaments/_standings.html",
+        "duplicate_scoring": {"beaten": gv_duplicate.BEATEN, "tied": gv_duplicate.TIED, "alone": gv_duplicate.ALONE_PERCENT},
         "scoring": {
             "win": arena.WIN,
             "draw": arena.DRAW,
@@ -103,7 +116,8 @@ def detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The standings panel alone (the page refreshes it as games end)."""
     tournament = _visible(request, tournament_id)
-    return render(request, "tournaments/_standings.html", _context(request, tournament))
+    context = _context(request, tournament)
+    return render(request, context["standings_template"], context)
 
 
 @require_http_methods(["GET", "POST"])

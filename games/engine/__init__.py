@@ -14,7 +14,7 @@ from .actions import (
     actions_from_json,
     actions_to_json,
 )
-from .deal import Seed, commit_seed, computer_seed, salted_seed
+from .deal import Seed, commit_seed, computer_seed, salted_seed, table_commitment
 from .errors import IllegalAction
 from .events import TURN_KINDS, Event, EventKind
 from .game import new_game, next_round, replay
@@ -64,5 +64,6 @@ __all__ = [
     "resign",
     "rules_for",
     "salted_seed",
+    "table_commitment",
     "view_for",
 ]

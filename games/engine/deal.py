@@ -26,7 +26,15 @@ import struct
 from .rules import Rules
 from .tiles import DOUBLES_MASK
 
-__all__ = ["Seed", "commit_seed", "computer_seed", "deal_hands", "salted_seed", "shuffled_order"]
+__all__ = [
+    "Seed",
+    "commit_seed",
+    "computer_seed",
+    "deal_hands",
+    "salted_seed",
+    "shuffled_order",
+    "table_commitment",
+]
 
 Seed = int | str
 
@@ -42,6 +50,14 @@ _BITS = [1 << i for i in range(28)]  # a list: its __getitem__ is the fastest to
 def commit_seed(seed: Seed) -> str:
     """Hex SHA-256 of ``str(seed)`` in UTF-8: published before the first deal."""
     return hashlib.sha256(str(seed).encode("utf-8")).hexdigest()
+
+
+def table_commitment(seed: Seed, table: int) -> str:
+    """The commitment of one table of a duplicate round (docs/fair-play.md):
+    hex SHA-256 of ``f"{seed}:table:{table}"``. Every table of the round deals
+    from the round's seed (``commit_seed(seed)`` is the round's commitment);
+    binding the table's number keeps each game's commitment its own."""
+    return hashlib.sha256(f"{seed}:table:{table}".encode()).hexdigest()
 
 
 def salted_seed(server_seed: str, salt: str) -> str:

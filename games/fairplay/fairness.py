@@ -45,8 +45,12 @@ def replay_filename(table: Table) -> str:
 
 
 def is_published(game: Game) -> bool:
-    """A game's seed is published once the game is over (never before)."""
-    return game.finished and game.table.status == Table.Status.FINISHED and game.state is not None
+    """A game's seed is published once the game is over (never before), and
+    for a table of a duplicate round once the round is over (``sealed``
+    until then: the other tables still play the same deal)."""
+    return (
+        game.finished and game.table.status == Table.Status.FINISHED and game.state is not None and not game.sealed
+    )
 
 
 def move_frame(move: Move, levels: dict[int, str]) -> dict[str, Any]:
@@ -102,7 +106,13 @@ def build_replay(game: Game) -> dict[str, Any]:
         "commitment": game.commitment,
         "seed": game.seed,
     }
-    if game.salt:
+    if game.round_commitment:
+        data["round_commitment"] = game.round_commitment
+        data["derivation"] = (
+            "a duplicate round's table: round_commitment = SHA-256(seed); "
+            "commitment = SHA-256(seed + ':table:' + table)"
+        )
+    elif game.salt:
         data["server_seed"] = game.server_seed
         data["salt"] = game.salt
         data["derivation"] = "seed = SHA-256(server_seed + ':' + salt), hex; commitment = SHA-256(server_seed)"

@@ -54,7 +54,7 @@ from typing import Any
 
 from games.engine import Event, EventKind, IllegalAction, PlayerView, Rules, State, action_to_json, next_round
 from games.engine.chain import canonical_json, chain_genesis, event_link
-from games.engine.deal import Seed, commit_seed, computer_seed, salted_seed
+from games.engine.deal import Seed, commit_seed, computer_seed, salted_seed, table_commitment
 from games.engine.game import new_game
 from games.engine.views import view_for
 
@@ -193,6 +193,18 @@ def _check_seed(data: Mapping[str, Any]) -> tuple[Seed, bool]:
     commitment = data.get("commitment")
     if not isinstance(commitment, str):
         raise Disagreement("no commitment in the file")
+    round_commitment = data.get("round_commitment")
+    if round_commitment is not None:
+        # A table of a duplicate round: the round's seed deals every table.
+        seed = data.get("seed")
+        table = data.get("table")
+        if not isinstance(seed, str) or isinstance(table, bool) or not isinstance(table, int):
+            raise Disagreement("a duplicate round's table needs its seed (a string) and table number")
+        if commit_seed(seed) != round_commitment:
+            raise Disagreement(f"the seed does not match the round's commitment: SHA-256 gives {commit_seed(seed)}")
+        if table_commitment(seed, table) != commitment:
+            raise Disagreement(f"the commitment is not SHA-256(seed:table:{table}) = {table_commitment(seed, table)}")
+        return seed, False
     salt = data.get("salt")
     if salt:
         server_seed = data.get("server_seed")

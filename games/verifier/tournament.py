@@ -33,7 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import arena
+from . import arena, duplicate
+from .duplicate_file import verify_duplicate
 from .replay import Disagreement, _check_signature, verify_replay
 
 KIND = "dominoes-tournament"
@@ -65,7 +66,7 @@ class TournamentReport:
     public_key: str
     games: int
     players: int
-    standings: list[arena.Standing]
+    standings: Sequence[arena.Standing | duplicate.Standing]
 
 
 def _list(data: Mapping[str, Any], name: str) -> Sequence[Any]:
@@ -121,9 +122,14 @@ def verify_tournament(data: Mapping[str, Any], *, key: str | None = None) -> Tou
         raise Disagreement("not a tournament results file")
     if data.get("version") != VERSION:
         raise Disagreement(f"unknown results version {data.get('version')!r}")
-    if data.get("format") != "arena":
-        raise Disagreement(f"this verifier checks arena tournaments, not {data.get('format')!r}")
+    if data.get("format") not in ("arena", "duplicate"):
+        raise Disagreement(f"this verifier checks arena and duplicate tournaments, not {data.get('format')!r}")
     public_key = _check_signature(data, key)
+    if data.get("format") == "duplicate":
+        games_count, players_count, duplicate_standings = verify_duplicate(data, public_key)
+        return TournamentReport(
+            public_key=public_key, games=games_count, players=players_count, standings=duplicate_standings
+        )
     mode = data.get("mode")
     if not isinstance(mode, str):
         raise Disagreement("the file names no mode")

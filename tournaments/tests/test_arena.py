@@ -211,7 +211,7 @@ def test_berserk_is_refused_after_the_first_move_and_the_clock_is_unchanged(make
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"format": "duplicate"}, "Duplicate"),
+        ({"format": "duplicate"}, "1 to 12 rounds"),
         ({"mode": "pairs"}, "duel"),
         ({"minutes": 0}, "1 to 120"),
         ({"starts_in": -1}, "week"),

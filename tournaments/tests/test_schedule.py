@@ -110,7 +110,7 @@ def test_the_admin_form_refuses_what_the_service_would() -> None:
     form = ScheduleForm(data=data)
     with translation.override("en"):
         assert not form.is_valid()
-        assert "Duplicate tournaments are not open yet" in str(form.errors)
+        assert "a member creates a duplicate tournament" in str(form.errors)
     form = ScheduleForm(data={**data, "format": "arena", "minutes": 500})
     assert not form.is_valid()
     form = ScheduleForm(data={**data, "format": "arena"})

@@ -60,6 +60,7 @@ from games.play.services.tables import (
     create_table,
     set_turn_percent,
     start_game,
+    unseal,
 )
 
 __all__ = [
@@ -100,5 +101,6 @@ __all__ = [
     "start_game",
     "start_next_round",
     "take_computer_turn",
+    "unseal",
     "waiting",
 ]

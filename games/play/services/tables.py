@@ -15,7 +15,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.ai import LEVELS
-from games.engine import PRESETS, Rules, commit_seed, dump_state, new_game, rules_for, salted_seed
+from games.engine import (
+    PRESETS,
+    Rules,
+    commit_seed,
+    dump_state,
+    new_game,
+    rules_for,
+    salted_seed,
+    table_commitment,
+)
 from games.fairplay import move_chain
 from games.fairplay.fairness import new_seed
 from games.live import broadcast
@@ -71,6 +80,7 @@ def create_table(
     server_seed: str | None = None,
     salt: str = "",
     actor: User | None = None,
+    round_seed: str = "",
 ) -> Table:
     """Create a table, its seats (in turn order) and its game.
 
@@ -95,6 +105,8 @@ def create_table(
     ]
     if len(people) != len(set(people)):
         raise ValueError("a person can hold only one seat at a table")
+    if round_seed and (server_seed or salt):
+        raise ValueError("a duplicate round's table deals from the round's seed, without a salt")
     server_seed = server_seed or new_seed()
     seed = salted_seed(server_seed, salt) if salt else server_seed
     commitment = commit_seed(server_seed)
@@ -118,6 +130,8 @@ def create_table(
             # One game at a time (games.play.services.seats): refused, and nothing written.
             asking = actor or created_by
             one_game.engage_table(table=table, actor_id=asking.pk if asking is not None else None)
+            if round_seed:
+                seed, commitment = round_seed, table_commitment(round_seed, table.pk)
             Game.objects.create(
                 table=table,
                 preset=preset,
@@ -126,6 +140,8 @@ def create_table(
                 commitment=commitment,
                 server_seed=server_seed if salt else "",
                 salt=salt,
+                round_commitment=commit_seed(round_seed) if round_seed else "",
+                sealed=bool(round_seed),
             )
             if start:
                 start_game(table=table)
@@ -140,6 +156,14 @@ def create_table(
         raise
     table.refresh_from_db()
     return table
+
+
+def unseal(*, table_ids: Sequence[int]) -> int:
+    """Publish the seeds of finished duplicate-round games (``round_seed``
+    tables) once their round is over; returns how many were unsealed."""
+    return Game.objects.filter(
+        table_id__in=list(table_ids), sealed=True, table__status=Table.Status.FINISHED
+    ).update(sealed=False)
 
 
 def create_computer_table(
