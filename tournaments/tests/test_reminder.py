@@ -60,11 +60,13 @@ def test_once_started_the_bar_links_to_it(client, make_member):
     assert 'data-started="1"' in page
     assert "has started: go to your table." in page
     reminder = selectors.reminder_for(ana.pk)
-    assert reminder is not None and reminder.started and reminder.seconds_to_start == 0
+    assert reminder is not None
+    assert reminder.started
+    assert reminder.seconds_to_start == 0
 
 
 def test_a_running_tournament_comes_before_a_coming_one(make_member):
-    later, soon = coming(make_member, minutes=50), None
+    later = coming(make_member, minutes=50)
     ana = make_member("ana")
     services.join(tournament=later, user=ana)
     soon = services.create_tournament(user=ana, format="arena", mode="duel-block", minutes=10, starts_in=5)
