@@ -99,6 +99,12 @@ def chat_off(user_id: int | None) -> bool:
     return user_id is not None and Profile.objects.filter(user_id=user_id, chat_off=True).exists()
 
 
+def chat_blocked_frame(username: str) -> dict[str, Any]:
+    """To the blocker's table sockets only: the page drops the lines of
+    ``username`` it shows and keeps every later one out."""
+    return {"type": "chat_blocked", "user": username}
+
+
 def chat_off_frame(off: bool) -> dict[str, Any]:
     """The answer to the chat panel's switch: the whole chat off (or on again)
     for this viewer. The table socket keeps it and delivers no line while off."""

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.services import update_preferences
 from community import chat_filter, selectors
 from community.models import MAX_CHAT_CHARS, Block, ChatLine, ChatMute, ModerationAction, Report, Standing
+from games.live import broadcast
 from games.models import Game, Table
 from games.signals import ChatDelivery, ChatRefused
 
@@ -142,6 +143,10 @@ def block(*, blocker: User, blocked: User) -> Block:
     if blocker.pk == blocked.pk:
         raise CommunityError(_("You cannot block yourself."))
     row, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    # The blocker's open table pages drop the lines of the blocked member
+    # they already show; only the blocker's sockets hear of it.
+    frame = selectors.chat_blocked_frame(blocked.get_username())
+    transaction.on_commit(lambda: broadcast.send_to_member(blocker.pk, frame))
     return row
 
 

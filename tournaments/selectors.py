@@ -358,3 +358,36 @@ def viewer_part(tournament_id: int, user_id: int | None, *, streak_after: int) -
         return None, []
     rank = rank_of(mine)
     return rank, around_rows(mine, rank, streak_after=streak_after)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """The next tournament a member joined, as every page shows it."""
+
+    tournament: Tournament
+    started: bool
+    seconds_to_start: int
+
+
+def reminder_for(member_id: int, *, now: datetime | None = None) -> Reminder | None:
+    """The member's next tournament not over, which they joined and did not
+    leave: the one starting soonest, a running one before a coming one. One
+    query (the member's entries, by the ``Player.user`` index, joined to
+    their tournaments)."""
+    moment = now or timezone.now()
+    player = (
+        Player.objects.filter(
+            user_id=member_id,
+            withdrawn=False,
+            tournament__status__in=[Tournament.Status.CREATED, Tournament.Status.STARTED],
+        )
+        .select_related("tournament")
+        .order_by("-tournament__status", "tournament__starts_at", "tournament__pk")
+        .first()
+    )
+    if player is None:
+        return None
+    tournament = player.tournament
+    started = tournament.status == Tournament.Status.STARTED
+    left = 0 if started else max(0, int((tournament.starts_at - moment).total_seconds()))
+    return Reminder(tournament=tournament, started=started, seconds_to_start=left)

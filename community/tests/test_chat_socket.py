@@ -165,6 +165,21 @@ async def test_a_blocked_member_s_lines_are_hidden_from_the_blocker_who_is_not_t
     await _close(s)
 
 
+async def test_blocking_tells_the_blocker_s_open_tables_to_drop_the_lines_and_nobody_else() -> None:
+    _table_id, users, s = await _at_table()
+    await s["ada"].send({"type": "chat", "text": "a line bob already shows"})
+    await s["bob"].until("chat")
+    for sock in s.values():
+        await sock.drain()
+    # Bob blocks Ada from her profile (an HTTP request): his table socket
+    # hears it at once; Ada, Cleo and the guest get nothing.
+    await database_sync_to_async(services.block)(blocker=users[1], blocked=users[0])
+    assert await s["bob"].until("chat_blocked") == {"type": "chat_blocked", "user": "ada"}
+    for name in ("ada", "cleo", "guest"):
+        assert await s[name].nothing_more(), name
+    await _close(s)
+
+
 async def test_bad_chat_frames_are_refused_and_nothing_is_stored() -> None:
     _table_id, _users, s = await _at_table()
     for frame in ({"type": "chat"}, {"type": "chat", "text": ["x"]}, {"type": "chat", "text": "   "},

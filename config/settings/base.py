@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "lobby.context_processors.invitations",
                 "lobby.context_processors.chips",
+                "tournaments.context_processors.reminder",
             ],
         },
     },

@@ -45,6 +45,21 @@ def viewer_group(table_id: int, viewer: int | None) -> str:
     return public_group(table_id) if viewer is None else seat_group(table_id, viewer)
 
 
+# A member's table sockets, at every table, whatever their seat: news for
+# that viewer only (``TableConsumer.table_member``), e.g. a block they made.
+MEMBER_MESSAGE = "table.member"
+
+
+def member_group(user_id: int) -> str:
+    return f"table.member.{user_id}"
+
+
+def send_to_member(user_id: int, frame: Frame) -> None:
+    """Send ``frame`` to every table socket of member ``user_id`` (after the
+    commit: the caller's ``transaction.on_commit``); nobody else gets it."""
+    _send([(member_group(user_id), {"type": MEMBER_MESSAGE, "frame": frame})])
+
+
 def _viewers(players: int) -> list[int | None]:
     return [None, *range(players)]
 

@@ -119,6 +119,8 @@ class TableConsumer(JsonSocket):
         self.group = broadcast.viewer_group(self.table_id, self.seat)
         # Join before reading the state: nothing can fall between the two.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.user_id is not None:
+            await self.channel_layer.group_add(broadcast.member_group(self.user_id), self.channel_name)
         if self.seat is None:
             await self._count_spectator(+1)
         else:
@@ -202,6 +204,9 @@ class TableConsumer(JsonSocket):
             ("group", lambda: self.channel_layer.group_discard(group, self.channel_name)),
             ("presence", lambda: database_sync_to_async(self._closed)()),
         ]
+        if self.user_id is not None:
+            member = broadcast.member_group(self.user_id)
+            steps.insert(1, ("member", lambda: self.channel_layer.group_discard(member, self.channel_name)))
         if self.seat is None:
             steps.insert(1, ("spectators", lambda: self._count_spectator(-1)))
         for name, step in steps:
@@ -495,6 +500,11 @@ class TableConsumer(JsonSocket):
             return
         if self.user_id is not None and self.user_id in message.get("hidden_from", ()):
             return
+        await self.send_json(message["frame"])
+
+    async def table_member(self, message: dict[str, Any]) -> None:
+        """News for this viewer only, at every table (games.live.broadcast.send_to_member):
+        ``chat_blocked`` when they blocked a member, whose lines the page drops."""
         await self.send_json(message["frame"])
 
     async def handle_ping(self, content: dict[str, Any]) -> None:

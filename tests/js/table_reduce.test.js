@@ -355,4 +355,13 @@ describe("chat", () => {
     state = after(state, { type: "chat_muted", user: "bob", mute: false });
     assert.deepEqual(after(state, line(4, "bob")).chat.map((item) => item.id), [2, 4]);
   });
+
+  it("drops a blocked member's lines at once and keeps them out, even unmuted", () => {
+    let state = after(after(after(initialState(config), line(1, "bob")), line(2, "ada")), line(3, "bob"));
+    state = after(state, { type: "chat_blocked", user: "bob" });
+    assert.deepEqual(state.chat.map((item) => item.from), ["ada"]);
+    assert.equal(after(state, line(4, "bob")), state);
+    state = after(state, { type: "chat_muted", user: "bob", mute: false });
+    assert.deepEqual(after(state, line(5, "bob")).chat.map((item) => item.id), [2]);
+  });
 });

@@ -55,6 +55,7 @@ import { tileKey } from "../../js/tiles.js";
  * @property {{waiting: boolean, frame: HintFrame | null, restUntil: number}} hint the latest hint asked for
  * @property {ChatFrame[]} chat the chat lines shown, oldest first (the last CHAT_LINES)
  * @property {string[]} chatMuted the members whose lines this viewer muted at this table
+ * @property {string[]} chatBlocked the members this viewer blocked while the page was open (their lines kept out)
  * @property {boolean} chatOff the viewer turned the whole chat off (the server delivers no line meanwhile)
  */
 
@@ -118,6 +119,7 @@ export function initialState(config, { confirm = false, muteReactions = false } 
     hint: { waiting: false, frame: null, restUntil: 0 },
     chat: [],
     chatMuted: [],
+    chatBlocked: [],
     chatOff: false,
   };
 }
@@ -258,7 +260,7 @@ export function reduce(state, frame, now = 0) {
     case "chat": {
       // A line comes once, even when a reconnection's catch-up brings it again.
       if (typeof frame.text !== "string" || state.chat.some((line) => line.id === frame.id)) return state;
-      if (state.chatOff || state.chatMuted.includes(frame.from)) return state;
+      if (state.chatOff || state.chatMuted.includes(frame.from) || state.chatBlocked.includes(frame.from)) return state;
       return { ...state, chat: [...state.chat, frame].slice(-CHAT_LINES) };
     }
     case "chat_muted": {
@@ -271,6 +273,17 @@ export function reduce(state, frame, now = 0) {
       return {
         ...state,
         chatMuted: [...state.chatMuted, user],
+        chat: state.chat.filter((line) => line.from !== user),
+      };
+    }
+    case "chat_blocked": {
+      // The viewer blocked this member (on their profile, maybe in another
+      // tab): their lines go at once and stay out of this page (no unmute).
+      const user = frame.user || "";
+      if (state.chatBlocked.includes(user)) return state;
+      return {
+        ...state,
+        chatBlocked: [...state.chatBlocked, user],
         chat: state.chat.filter((line) => line.from !== user),
       };
     }

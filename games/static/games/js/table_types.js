@@ -129,11 +129,13 @@
 /** A line of the table's chat (docs/protocol.md): text only, never markup. */
 /** @typedef {{type: "chat", id: number, from: string, text: string, room: "players" | "spectators"}} ChatFrame */
 /** @typedef {{type: "chat_muted", user?: string, all?: boolean, mute: boolean}} ChatMutedFrame */
+/** To the blocker's pages only: they blocked `user`, whose lines go (docs/protocol.md). */
+/** @typedef {{type: "chat_blocked", user: string}} ChatBlockedFrame */
 
 /**
  * A frame of /ws/table/<id>/ that the page reads (others pass through unread).
  * @typedef {StateFrame | EventFrame | RoundOverFrame | GameOverFrame | ClockFrame | SpectatorsFrame
- *   | HintFrame | RematchFrame | ReactionFrame | RatingsFrame | ErrorFrame | ChatFrame | ChatMutedFrame} TableFrame
+ *   | HintFrame | RematchFrame | ReactionFrame | RatingsFrame | ErrorFrame | ChatFrame | ChatMutedFrame | ChatBlockedFrame} TableFrame
  */
 
 export {};
