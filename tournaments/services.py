@@ -396,6 +396,11 @@ def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
         ).exists()
         if playing and moment < locked.ends_at + grace():
             return False
+        # A game over whose scoring has not run (its end signal lost, or it ended
+        # after this tick's score_missed) counts: scored now, under this lock,
+        # before the standings freeze (record_game refuses a finished tournament).
+        for table_id in _unscored(locked):
+            record_game(table_id=table_id)
         locked.final_standings = [
             {
                 "rank": row.rank,
@@ -513,6 +518,15 @@ def announce_standings(*, tournament_id: int, ranks: tuple[int, int]) -> None:
         async_to_sync(layer.group_send)(selectors.frame_group(tournament_id), message)
     except Exception:
         logger.exception("could not announce the standings of tournament %d", tournament_id)
+
+
+def _unscored(tournament: Tournament) -> list[int]:
+    """The tables of the tournament's finished games that have no score yet."""
+    return list(
+        TournamentGame.objects.filter(
+            tournament=tournament, table__status=Table.Status.FINISHED, scores__isnull=True
+        ).values_list("table_id", flat=True)
+    )
 
 
 def score_missed(*, limit: int = 50) -> int:

@@ -59,6 +59,13 @@ settle_room_table.delay({table})
 """
 
 
+# What every other session of the stack's database is doing (a failure's report).
+ACTIVITY = (
+    "SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start, left(query, 200) "
+    "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+)
+
+
 def ledger(stack: Stack, game: dict) -> dict:
     record = stack.django(LEDGER.format(**game))
     assert isinstance(record, dict)
@@ -127,7 +134,12 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         while not blocker.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
         ).fetchone()[0]:
-            assert time.monotonic() < deadline, "the worker never reached the loser's wallet"
+            assert time.monotonic() < deadline, (
+                "the worker never reached the loser's wallet:\n"
+                + "\n".join(map(str, blocker.execute(ACTIVITY).fetchall()))
+                + "\n"
+                + stack.log("worker")[-4000:]
+            )
             time.sleep(0.1)
         # ... having locked the winner's wallet: it holds her wallet's row.
         with psycopg.connect(url, autocommit=True) as probe, pytest.raises(psycopg.errors.LockNotAvailable):

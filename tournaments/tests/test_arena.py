@@ -290,3 +290,30 @@ def test_a_deal_over_at_its_opening_is_scored_and_its_players_paired_again(make_
     assert sorted(frame["table"] for _users, frame in lobby_frames) == sorted(
         TournamentGame.objects.filter(tournament=tournament).values_list("table_id", flat=True)
     )
+
+
+def test_a_game_over_within_the_grace_counts_even_when_its_end_signal_was_lost(make_member, lobby_frames, monkeypatch):
+    """A game that ends within the grace but whose scoring has not run yet (the
+    process that ended it stopped after the commit, or the tick's search of missed
+    games ran just before it ended) is scored by the end itself, under the
+    tournament's lock, before the standings freeze: it is not lost."""
+    a, b = make_member("alice"), make_member("bruno")
+    tournament = services.create_tournament(user=a, format="arena", mode="duel-block", minutes=5, starts_in=0)
+    services.join(tournament=tournament, user=a)
+    services.join(tournament=tournament, user=b)
+    services.tick(now=timezone.now() + timedelta(seconds=1))
+    (table,) = live_tables(tournament)
+    Tournament.objects.filter(pk=tournament.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
+    with monkeypatch.context() as lost:
+        lost.setattr(services, "after_game", lambda **_kwargs: {})  # the end signal lost
+        play_out(table)
+    assert Score.objects.filter(game__table=table).count() == 0
+    assert services.finish(tournament=tournament)
+    assert Score.objects.filter(game__table=table).count() == 2
+    tournament.refresh_from_db()
+    scored = sorted(Score.objects.filter(game__table=table).values_list("points", flat=True))
+    assert sorted(row["score"] for row in tournament.final_standings) == scored
+    assert sorted(row["games"] for row in tournament.final_standings) == sorted(
+        Player.objects.filter(tournament=tournament).values_list("games", flat=True)
+    )
+    assert not services.finish(tournament=tournament)  # computed once
