@@ -12,12 +12,14 @@ from typing import Any
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 
 from accounts.hooks import export_parts, profile_panels
 from games.models import Game, Table
 from games.play.modes import RANKED_MODES
-from games.signals import game_finished, home_page_panels, periodic_tick
+from games.signals import game_finished, home_page_panels, periodic_tick, table_page_panels
 from tournaments import selectors, services
+from tournaments.models import Player, TournamentGame
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +41,27 @@ def next_tournament_panel(sender: Any, request: HttpRequest, **_kwargs: Any) -> 
         "seconds_left": selectors.seconds_left(tournament),
     }
     return render_to_string("tournaments/_home_panel.html", context, request=request)
+
+
+@receiver(table_page_panels, dispatch_uid="tournaments.table")
+def table_tournament_panel(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> str:
+    """At a tournament's table: its link, and for a player still in it (not
+    withdrawn) the script that follows them to their next table when the
+    tournament pairs them again (the lobby socket's ``matched`` frame)."""
+    game = TournamentGame.objects.filter(table=table).select_related("tournament").first()
+    if game is None:
+        return ""
+    tournament = game.tournament
+    follow = (
+        request.user.is_authenticated
+        and tournament.status != tournament.Status.FINISHED
+        and Player.objects.filter(tournament=tournament, user_id=request.user.pk, withdrawn=False).exists()
+    )
+    url = reverse("tournaments:detail", args=[tournament.pk])
+    if tournament.private and follow:  # its players have its link; a spectator does not get it here
+        url += f"?key={tournament.token}"
+    context = {"tournament": tournament, "follow": follow, "url": url}
+    return render_to_string("tournaments/_table_panel.html", context, request=request)
 
 
 @receiver(profile_panels, dispatch_uid="tournaments.profile")

@@ -4,6 +4,7 @@
 // table, announced on /ws/lobby/ as a `matched` frame with this tournament's
 // id, opened at once (docs/tournaments.md).
 import { openLobby } from "../../lobby/js/lobby_socket.js";
+import { nextTable } from "./follow.js";
 import { openSocket } from "../../js/socket.js";
 
 /** @typedef {import("../../js/socket.js").Frame} Frame */
@@ -149,9 +150,8 @@ if (root) {
 
   openLobby({
     onFrame(frame) {
-      if (frame.type === "matched" && frame.tournament === id && typeof frame.url === "string") {
-        window.location.assign(frame.url);
-      }
+      const next = nextTable(frame, id, window.location.pathname);
+      if (next) window.location.assign(next);
     },
   });
 }
