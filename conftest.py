@@ -16,11 +16,18 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from tests.support import lanes, services
 from tests.support.site import SiteServer, start_site
 
 ROOT = Path(__file__).resolve().parent
+
+# No time limit on a hypothesis example: its default of 200 ms is a timed
+# assertion, and the suite shares two cores with its own parallel lanes (a
+# pairing example took 386 ms in a full run). Speed is the benchmarks' (bench/).
+hypothesis_settings.register_profile("suite", deadline=None)
+hypothesis_settings.load_profile("suite")
 PURE_DIRS = (ROOT / "games" / "tests" / "engine", ROOT / "games" / "tests" / "ai")
 STACK_DIR = ROOT / "tests" / "stack"
 

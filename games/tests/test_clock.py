@@ -361,7 +361,8 @@ def test_a_seat_with_half_the_turn_time_runs_out_at_half_the_time(
     assert sent[-1]["clock"]["turn_seconds"] == 15
     # Not over before 15 seconds; the server plays for them after.
     assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=14)) == 0
-    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=16)) == 1
+    # Its whole turn (a draw from the boneyard may come before the tile laid).
+    assert expiry.check_game(game_id=game.pk, now=game.updated_at + timedelta(seconds=16)) >= 1
     moved = game_of(table)
     assert moved.seq >= 1
     assert all(move.payload.get("by") == "server" for move in Move.objects.filter(game=moved))
