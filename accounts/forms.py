@@ -43,8 +43,8 @@ class PreferencesForm(forms.ModelForm):
             "chat_off": _("No chat line reaches you at any table; the chat panel's switch changes it too."),
             "zen": _("Your rating and the other players' stay hidden at the table until the game is over."),
             "notifications": _(
-                "Let the site notify you in the browser of invitations to a table and of tournament starts. "
-                "Stored for now: no notification is sent yet."
+                "While the site's page is hidden, your browser notifies you a minute before a tournament "
+                "you joined starts (the browser asks for your permission)."
             ),
         }
         widgets = {"tile_faces": forms.RadioSelect}

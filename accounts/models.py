@@ -42,7 +42,7 @@ class Profile(models.Model):
     )
     # Zen mode: no ratings on the table page while a game is played.
     zen = models.BooleanField(_("hide ratings during a game"), default=False)
-    # Stored for the notifications to come (docs/members.md says what it governs today).
+    # Browser notifications (static/js/notify.js; docs/members.md says what they cover).
     notifications = models.BooleanField(_("browser notifications"), default=False)
     # When the member closed their account (accounts.services.close_account).
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)

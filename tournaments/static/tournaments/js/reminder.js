@@ -1,6 +1,8 @@
 // The reminder bar of every page (templates/base.html): the countdown to the
 // start of the member's next tournament, then "has started" once it runs
-// (both texts come translated in the page; this only counts).
+// (both texts come translated in the page; this only counts). In the last
+// minute it asks static/js/notify.js for a browser notification, once per
+// tournament (nothing happens unless the member turned notifications on).
 
 /** @param {number} seconds */
 function clock(seconds) {
@@ -26,6 +28,12 @@ if (bar && bar.dataset.started !== "1") {
   const show = () => {
     const left = (start - performance.now()) / 1000;
     if (text) text.textContent = clock(left);
+    const key = `club:reminded:${bar.dataset.tournamentReminder}`;
+    if (left > 0 && left <= 60 && coming && !window.localStorage.getItem(key)) {
+      const notification = { text: (coming.textContent || "").trim(), tag: key, shown: false };
+      document.dispatchEvent(new CustomEvent("club:notify", { detail: notification }));
+      if (notification.shown) window.localStorage.setItem(key, "1");
+    }
     if (left <= 0 && coming && started) {
       coming.hidden = true;
       started.hidden = false;
