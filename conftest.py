@@ -102,14 +102,18 @@ def _deals_in_play(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
     deal a first round still in play after its automatic opening in every ranked mode:
     about one block-duel deal in 110 is over before anyone moves, and the tests of play,
     rematches, arenas and rooms expect a live game (each failed in a full run now and
-    then). A test of that case patches ``new_seed`` itself (tournaments' test_arena,
-    games' test_views). Not for the plain-Python tests, which draw no server seed."""
+    then), and so do the seeds of duplicate tournaments' rounds (every table of a round
+    is dealt from it: a round over at its opening closes, and shows its seed, at its
+    start). A test of that case patches ``new_seed`` itself (tournaments' test_arena,
+    games' test_views). Not for the plain-Python tests, which draw no server seed; the
+    site a browser test starts draws its own (tournaments.tests.helpers)."""
     if request.node.get_closest_marker("pure"):
         return
     from games.engine import new_game
     from games.fairplay import fairness
     from games.play.modes import RANKED_MODES
     from games.play.services import tables
+    from tournaments import duplicate
 
     drawn = fairness.new_seed
     rules = [mode.rules for mode in RANKED_MODES.values()]
@@ -123,6 +127,7 @@ def _deals_in_play(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(fairness, "new_seed", in_play)
     monkeypatch.setattr(tables, "new_seed", in_play)
+    monkeypatch.setattr(duplicate, "new_seed", in_play)
 
 
 @pytest.fixture(autouse=True)

@@ -28,3 +28,22 @@ def time_chart(
         "series": [{"label": label, "values": list(values), "path": path} for label, values, path in series],
         "y_label": y_label,
     }
+
+
+def stacked_bars(
+    categories: Sequence[str], series: Sequence[tuple[str, Sequence[int]]], *, y_label: str, x_label: str
+) -> dict[str, Any]:
+    """Stacked bars, one per category (x are 0, 1, ...), ``series`` as (label,
+    values) with one value per category, stacked in their order from the bottom."""
+    for label, values in series:
+        if len(values) != len(categories):
+            raise ValueError(f"series {label!r} has {len(values)} values for {len(categories)} bars")
+    return {
+        "kind": "bars",
+        "time": False,
+        "x": list(range(len(categories))),
+        "categories": list(categories),
+        "series": [{"label": label, "values": list(values)} for label, values in series],
+        "y_label": y_label,
+        "x_label": x_label,
+    }

@@ -137,7 +137,7 @@ def replay(request: HttpRequest, table_id: int) -> HttpResponse:
             "mode_label": RANKED_MODES[table.mode].label if table.mode in RANKED_MODES else "",
             "final": final,
             "final_hands": [
-                (names[i], [tile.to_list() for tile in hand]) for i, hand in enumerate(final.hands)
+                (names[i], seats[i].bot, [tile.to_list() for tile in hand]) for i, hand in enumerate(final.hands)
             ],
             "final_line": [list(pair) for _tile, pair in final.line],
             "tiles": [(a, b) for a in range(7) for b in range(a, 7)],

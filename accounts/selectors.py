@@ -3,7 +3,7 @@ games, preferences, the member's data file."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -11,20 +11,67 @@ from typing import Any
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from accounts import conduct, ratings
-from accounts.charts import time_chart
-from accounts.hooks import export_parts
+from accounts.charts import stacked_bars, time_chart
+from accounts.hooks import export_parts, unwanted_contacts
 from accounts.models import Abandonment, Friendship, Pool, Profile, Rating, RatingChange, RatingFigures
+from games.engine import Event, EventKind
 from games.models import Game, GameReview, Move, Seat, Table
 from games.play.modes import RANKED_MODES, RankedMode
 from games.play.selectors import seat_names
 from games.play.variants import variant_name
+
+CLOSED_ACCOUNT_FILE_NAME = "Closed account {number}"
+"""A closed account's name in a published file (tournaments/results.py):
+untranslated, so the file is the same whoever downloads it, and numbered in
+the file's order, so two closed accounts stay two players. It has a space,
+which no username may have: it can never be a member's name."""
+
+
+def shown_name(user: AbstractBaseUser) -> str:
+    """The name shown for a member beside what they did (a chat line, a
+    tournament's standings): their username, or "Closed account" (in the
+    active language) once the account is closed, by the member
+    (``accounts.services.close_account``) or by a moderator: an inactive
+    member is never named. (A game's seats keep their own rule:
+    ``games.play.selectors.seat_name``, the stored name withdrawn.)"""
+    if user.is_active:
+        return user.get_username()
+    return pgettext("seat", "Closed account")
+
+
+def file_names(users: Iterable[AbstractBaseUser]) -> dict[int, str]:
+    """The names of ``users`` (by id) in a published file: the username, or
+    ``CLOSED_ACCOUNT_FILE_NAME`` numbered in the order given for each closed
+    account; resolved when the file is built (docs/members.md, "Closing the
+    account")."""
+    names: dict[int, str] = {}
+    closed = 0
+    for user in users:
+        if user.pk in names:
+            continue
+        if user.is_active:
+            names[user.pk] = user.get_username()
+        else:
+            closed += 1
+            names[user.pk] = CLOSED_ACCOUNT_FILE_NAME.format(number=closed)
+    return names
+
+
+def closed_ids(user_ids: Iterable[int | None]) -> set[int]:
+    """Those of ``user_ids`` whose account is closed (inactive)."""
+    ids = {user_id for user_id in user_ids if user_id is not None}
+    if not ids:
+        return set()
+    return set(get_user_model().objects.filter(pk__in=ids, is_active=False).values_list("pk", flat=True))
 
 
 @dataclass(frozen=True)
@@ -203,8 +250,22 @@ def friends_of(user: User) -> list[User]:
     return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
 
 
+def unwanted_by(user_id: int) -> set[int]:
+    """The members whose friend requests never reach ``user_id`` (those they
+    blocked: ``accounts.hooks.unwanted_contacts``); the senders are not told."""
+    ids: set[int] = set()
+    for _receiver, answer in unwanted_contacts.send(None, member_id=user_id):
+        ids.update(int(pk) for pk in answer or ())
+    return ids
+
+
 def incoming_requests(user: User) -> QuerySet[Friendship]:
-    return Friendship.objects.filter(to_user=user, accepted=False).select_related("from_user")
+    """The friend requests made to ``user``, but those of members they blocked."""
+    return (
+        Friendship.objects.filter(to_user=user, accepted=False)
+        .exclude(from_user_id__in=unwanted_by(user.pk))
+        .select_related("from_user")
+    )
 
 
 def outgoing_requests(user: User) -> QuerySet[Friendship]:
@@ -212,9 +273,19 @@ def outgoing_requests(user: User) -> QuerySet[Friendship]:
 
 
 def friendship_between(user: User, other: User) -> Friendship | None:
-    return Friendship.objects.filter(
+    """The friendship or request between the two, as ``user`` sees it: a
+    request to them from a member they blocked is not shown (None)."""
+    friendship = Friendship.objects.filter(
         Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
     ).first()
+    if (
+        friendship is not None
+        and not friendship.accepted
+        and friendship.to_user_id == user.pk
+        and other.pk in unwanted_by(user.pk)
+    ):
+        return None
+    return friendship
 
 
 def are_friends(user: User, other: User) -> bool:
@@ -229,7 +300,7 @@ class GameLine:
     table_id: int
     finished_at: datetime | None
     label: str
-    opponents: list[dict[str, str]]
+    opponents: list[dict[str, Any]]  # username ("" for none), label, bot
     outcome: str  # "win", "draw", "loss" or "aborted" (games.outcome)
     delta: int | None  # rating change, ranked games only
 
@@ -280,6 +351,7 @@ def recent_games(user: User, *, viewer: User | AnonymousUser | None, limit: int 
                         # No link to a closed account (its seat has lost the name).
                         "username": other.user.get_username() if other.user is not None and other.name else "",
                         "label": names[other.number],
+                        "bot": other.bot,
                     }
                     for other in sorted(others.get(table.pk, []), key=lambda s: s.number)
                 ],
@@ -338,6 +410,23 @@ def results_by_variant(user: User, *, viewer: User | AnonymousUser | None) -> li
             label = _("%(variant)s, %(players)s players") % {"variant": variant_name(preset), "players": players}
         lines.append(VariantResults(preset, players, teams, str(label), wins, losses, draws))
     return sorted(lines, key=lambda line: (-line.played, line.preset, line.players, line.teams))
+
+
+def results_chart(lines: Sequence[VariantResults]) -> dict[str, Any] | None:
+    """The results by variant as stacked bars (wins, draws, losses per
+    variant: accounts.charts.stacked_bars); None without a game."""
+    if not lines:
+        return None
+    return stacked_bars(
+        [line.label for line in lines],
+        [
+            (str(_("Wins")), [line.wins for line in lines]),
+            (str(_("Draws")), [line.draws for line in lines]),
+            (str(_("Losses")), [line.losses for line in lines]),
+        ],
+        y_label=str(_("Games")),
+        x_label=str(_("Variant")),
+    )
 
 
 def ratings_in_mode(user_ids: list[int], mode: str, *, pool: str | None = None) -> dict[int, tuple[int, bool]]:
@@ -485,14 +574,20 @@ def member_data(user: User) -> dict[str, Any]:
 
 
 def _friendships_data(user: User) -> list[dict[str, Any]]:
+    """Friendships and requests both ways; ``hidden``: a request made to the
+    member by someone they blocked, kept but never shown to them (the
+    sender's own file lists it as ``asked``, as they are never told)."""
     rows = Friendship.objects.filter(Q(from_user=user) | Q(to_user=user)).select_related("from_user", "to_user")
+    unwanted = unwanted_by(user.pk)
     result = []
     for row in rows.order_by("created_at", "pk"):
         other = row.to_user if row.from_user_id == user.pk else row.from_user
+        asked_you = not row.accepted and row.to_user_id == user.pk
         result.append(
             {
                 "member": other.get_username() if other.is_active else "",
-                "status": "friends" if row.accepted else ("asked" if row.from_user_id == user.pk else "asked_you"),
+                "status": "friends" if row.accepted else ("asked_you" if asked_you else "asked"),
+                "hidden": asked_you and other.pk in unwanted,
                 "created_at": row.created_at,
                 "accepted_at": row.accepted_at,
             }
@@ -558,12 +653,12 @@ def _games_data(user: User) -> list[dict[str, Any]]:
 
 
 def _public_move(move: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored move as every viewer of the table saw it: no tile drawn."""
-    payload = move["payload"] or {}
-    public: dict[str, Any] = {"seq": move["seq"], "kind": move["kind"], "seat": move["seat"], "at": move["created_at"]}
-    if move["kind"] == Move.Kind.PLAY:
-        public["tile"] = payload.get("tile")
-        public["end"] = payload.get("end")
-    if payload.get("by"):
-        public["by"] = payload["by"]
+    """A stored move as every viewer of the table saw it (``Event.public``): no tile drawn."""
+    event = Event.from_row(move["kind"], move["seat"], move["payload"]).public()
+    public: dict[str, Any] = {"seq": move["seq"], "kind": str(event.kind), "seat": event.seat, "at": move["created_at"]}
+    if event.kind is EventKind.PLAY:
+        public["tile"] = None if event.tile is None else list(event.tile)
+        public["end"] = None if event.end is None else str(event.end)
+    if event.by:
+        public["by"] = event.by
     return public

@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from accounts import conduct, ratings, selectors
 from accounts.hooks import account_closing
 from accounts.models import Abandonment, Friendship, Pool, Profile, RatedGame, Rating, RatingChange
+from games.engine import Event
 from games.live import broadcast
 from games.models import Game, Seat, StandIn, Table
 from games.play import selectors as game_selectors
 from games.play.modes import RANKED_MODES
-from games.play.services import abort_game
+from games.play.services import abort_game, waiting
 from games.play.services.tables import withdraw_member_names
 from games.timers.stand_ins import close_stand_ins
 
@@ -94,7 +95,9 @@ def get_or_create_rating(*, user: User, mode: str, pool: str = Pool.PEOPLE) -> R
 
 def send_friend_request(*, from_user: User, to_username: str) -> Friendship:
     """Ask ``to_username`` to be friends. If they had already asked, the two
-    become friends at once."""
+    become friends at once (unless they blocked the sender since). A request
+    to a member who blocked the sender is taken as always but never reaches
+    them (``selectors.incoming_requests``), and the sender is not told."""
     to_user = get_user_model().objects.filter(username__iexact=to_username.strip()).first()
     if to_user is None:
         raise FriendshipError(_("No member is called %(name)s.") % {"name": to_username})
@@ -108,6 +111,10 @@ def send_friend_request(*, from_user: User, to_username: str) -> Friendship:
         )
         if existing is not None:
             if not existing.accepted and existing.to_user_id == from_user.pk:
+                if from_user.pk in selectors.unwanted_by(to_user.pk):
+                    # They asked, then blocked the sender: this never makes them
+                    # friends, and the sender is told what they always are.
+                    return existing
                 return _accept(existing)
             return existing
         try:
@@ -134,6 +141,14 @@ def accept_friend_request(*, user: User, friendship_id: int) -> Friendship:
         if friendship.accepted:
             return friendship
         return _accept(friendship)
+
+
+def cancel_friend_request(*, user: User, other_id: int) -> bool:
+    """Withdraw ``user``'s pending request to ``other_id`` (a friendship or
+    the other's request stay). The other sees it gone as after any
+    cancellation. Returns whether there was one."""
+    deleted, _details = Friendship.objects.filter(from_user=user, to_user_id=other_id, accepted=False).delete()
+    return deleted > 0
 
 
 def remove_friend(*, user: User, other_id: int) -> bool:
@@ -327,7 +342,10 @@ def count_timeouts_as_abandoned(*, table_id: int) -> int:
     game = Game.objects.filter(table_id=table_id).exclude(table__kind=Table.Kind.COMPUTER).first()
     if game is None:
         return 0
-    moves = [(seat, str((payload or {}).get("by", ""))) for seat, payload in game.moves.values_list("seat", "payload")]
+    moves = [
+        (seat, Event.from_row(kind, seat, payload).by)
+        for kind, seat, payload in game.moves.values_list("kind", "seat", "payload")
+    ]
     counted = 0
     for seat, user_id in Seat.objects.filter(table_id=table_id, user__isnull=False).values_list("number", "user_id"):
         if conduct.longest_server_streak(moves, seat) >= conduct.TIMEOUTS_IN_A_ROW:
@@ -409,9 +427,7 @@ def close_account(*, user: User, password: str) -> None:
         member = get_user_model().objects.select_for_update().get(pk=user.pk)
         if not member.is_active:
             raise ClosingError([_("This account is already closed.")])
-        reasons: list[str] = []
-        for _receiver, answer in account_closing.send(None, member=member):
-            reasons.extend(answer or [])
+        reasons = _closing_hook(member, by_moderator=False)
         for table in selectors.live_tables_of(member):
             if table.kind == Table.Kind.COMPUTER:
                 continue
@@ -440,6 +456,49 @@ def close_account(*, user: User, password: str) -> None:
         profile.save(update_fields=[*PREFERENCES, "closed_at"])
         withdraw_member_names(user_id=member.pk)
         _end_sessions(member.pk)
+
+
+def _closing_hook(member: User, *, by_moderator: bool) -> list[str]:
+    reasons: list[str] = []
+    for _receiver, answer in account_closing.send(None, member=member, by_moderator=by_moderator):
+        reasons.extend(answer or [])
+    return reasons
+
+
+def deactivate_account(*, member: User) -> bool:
+    """A moderator closes the account (``community.services.close_account``,
+    which logs it): it can no longer log in, and it is taken out of what the
+    member's own closing takes them out of, without asking them to leave
+    first: the apps above settle their part (``accounts.hooks.account_closing``
+    with ``by_moderator=True``: the lobby's queues, invitations and unsettled
+    room tables, the tournaments not over), the member leaves every waiting
+    table they sit at (an owner's table closes, as when an owner leaves),
+    and their games against the computer are aborted. A game in play with
+    people goes on: the member, away, is played for as anyone away is.
+
+    It is not the member's closing (``close_account``): nothing is erased
+    (the e-mail addresses, names, password, two-factor authenticators,
+    friendships, preferences and username stay, the seats keep their stored
+    names), so the staff can review the account and reopen it
+    (``is_active``). Refused (``ClosingError``, nothing changed) if a
+    receiver gives a reason. False (nothing done) if the account is already
+    closed."""
+    with transaction.atomic():
+        locked = get_user_model().objects.select_for_update().get(pk=member.pk)
+        if not locked.is_active:
+            return False
+        reasons = _closing_hook(locked, by_moderator=True)
+        if reasons:
+            raise ClosingError(reasons)  # rolls back what the receivers did
+        for table in selectors.live_tables_of(locked):
+            if table.kind == Table.Kind.COMPUTER:
+                abort_game(game_id=table.game.pk)
+            elif table.status == Table.Status.WAITING:
+                waiting.leave_seat(table_id=table.pk, user=locked, kinds=[table.kind])
+        locked.is_active = False
+        locked.save(update_fields=["is_active"])
+    member.is_active = False
+    return True
 
 
 def _end_sessions(user_id: int) -> int:

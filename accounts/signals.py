@@ -19,7 +19,13 @@ from accounts.middleware import LANGUAGE_TO_APPLY
 from games.models import Game, Table
 from games.play import selectors as game_selectors
 from games.play import services as game_services
-from games.signals import game_finished, seat_abandoned, table_page_panels, table_page_preferences
+from games.signals import (
+    game_finished,
+    member_bots,
+    seat_abandoned,
+    table_page_panels,
+    table_page_preferences,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +59,7 @@ def apply_member_language(sender: Any, request: HttpRequest | None, user: Any, *
 def member_table_preferences(sender: Any, request: HttpRequest, table: Table, **_kwargs: Any) -> dict[str, Any] | None:
     if not request.user.is_authenticated:
         return None
-    return selectors.table_preferences(request.user)  # type: ignore[arg-type]
+    return selectors.table_preferences(request.user)
 
 
 @receiver(game_finished)
@@ -81,6 +87,12 @@ def count_abandonment(sender: Any, table_id: int, seat: int, user_id: int | None
     if user_id is not None and game_id is not None:
         services.record_abandonment(user_id=user_id, game_id=game_id, seat=seat)
 
+
+
+@receiver(member_bots, dispatch_uid="accounts.member_bots")
+def member_bot_accounts(sender: Any, user_ids: list[int], **_kwargs: Any) -> set[int]:
+    """The table core stores on each seat whether a bot account holds it (``Seat.bot``)."""
+    return selectors.bot_ids(user_ids)
 
 
 @receiver(table_page_panels, dispatch_uid="accounts.table_bots")

@@ -4,11 +4,16 @@ data and closing. Thin: parse, call a service or selector, render."""
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator, Iterator
+from itertools import islice
 
 from allauth.mfa.models import Authenticator
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, logout
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -36,6 +41,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     # those of their rated games with bots apart (docs/members.md).
     pool = selectors.own_pool(member)
     bot_pool = pool != Pool.BOTS and selectors.has_ratings_in(member, Pool.BOTS)
+    results = selectors.results_by_variant(member, viewer=request.user)
     return render(
         request,
         "accounts/profile.html",
@@ -48,7 +54,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "completion": selectors.completion(member),
             "rating_histories": selectors.rating_histories(member, pool=pool),
             "recent_games": selectors.recent_games(member, viewer=request.user),
-            "results_by_variant": selectors.results_by_variant(member, viewer=request.user),
+            "results_by_variant": results,
+            "results_chart": selectors.results_chart(results),
             "friendship": friendship,
             "is_self": request.user.pk == member.pk,
             "panels": [html for _receiver, html in profile_panels.send(None, request=request, member=member) if html],
@@ -56,11 +63,36 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
+def download_chunk() -> int:
+    """How many records the download reads from the database at a time under ASGI."""
+    return int(getattr(settings, "ACCOUNT_DOWNLOAD_CHUNK", 20))
+
+
+async def _async_records(records: Iterator[str], size: int) -> AsyncIterator[str]:
+    """``records`` (a synchronous iterator that reads the database) served to an ASGI
+    server: ``size`` records at a time, each chunk read through ``sync_to_async``
+    (one thread for the request: the queryset's cursor stays on its connection)."""
+    take = sync_to_async(lambda: "".join(islice(records, size)))
+    try:
+        while chunk := await take():
+            yield chunk
+    finally:
+        close = getattr(records, "close", None)
+        if close is not None:
+            await sync_to_async(close)()
+
+
 def games_export(request: HttpRequest, username: str) -> StreamingHttpResponse:
     """Every finished game of a member at a public table, in the dominoes notation
-    (docs/notation.md), as one streamed download."""
+    (docs/notation.md), as one streamed download: under ASGI an asynchronous
+    iterator (Django would read a synchronous one whole first), under WSGI the
+    synchronous one."""
     member = get_object_or_404(get_user_model(), username=username, is_active=True)
-    response = StreamingHttpResponse(export.member_records(member), content_type="text/plain; charset=utf-8")
+    records = export.member_records(member)
+    body: Iterator[str] | AsyncIterator[str] = (
+        _async_records(records, download_chunk()) if isinstance(request, ASGIRequest) else records
+    )
+    response = StreamingHttpResponse(body, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="dominoes-{member.get_username()}.txt"'
     return response
 

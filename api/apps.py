@@ -8,3 +8,6 @@ class ApiConfig(AppConfig):
     name = "api"
     verbose_name = _("API for programs")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from api import receivers  # noqa: F401  (connects the receivers)

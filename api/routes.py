@@ -19,14 +19,36 @@ from ninja.security import HttpBearer
 
 from accounts.models import Profile
 from accounts.selectors import bot_ids
-from api import selectors, services, streams, tokens
+from api import selectors, services, stream_schemas, streams, tokens
 from api.forms import ChallengeForm, form_data
 from api.models import AccessToken
 from api.services import ApiError
+from games.fairplay import export
 
 API_VERSION = "1.0.0"
 
-api = NinjaAPI(
+# A postable action in the notation (docs/notation.md): a tile on an end, a round's
+# first tile, a draw, a pass. The service reads it (a token that does not match is
+# answered 400 ``bad_frame`` with the notation's message).
+ACTION_PATTERN = r"^(?:[0-6][0-6][LR]?|D|P)$"
+
+
+class DominoesApi(NinjaAPI):
+    """The document as ninja builds it, plus the schemas of the streams' lines
+    (api.stream_schemas) and the pattern of a move's ``action``."""
+
+    def get_openapi_schema(self, **kwargs: Any) -> Any:
+        document = super().get_openapi_schema(**kwargs)
+        document.add_schema_definitions(stream_schemas.components())
+        for path, item in document["paths"].items():
+            if path.endswith("/move/{action}"):
+                for parameter in item["post"]["parameters"]:
+                    if parameter["name"] == "action":
+                        parameter["schema"]["pattern"] = ACTION_PATTERN
+        return document
+
+
+api = DominoesApi(
     title="Dominoes club API",
     version=API_VERSION,
     description="Programs at the table: bots, boards, challenges and game streams (docs/api.md). "
@@ -128,17 +150,7 @@ class DrawOut(Schema):
     drawn: bool
 
 
-class ChallengeOut(Schema):
-    id: int
-    status: str
-    challenger: str
-    dest: str
-    preset: str
-    players: int
-    teams: bool
-    target: int
-    rated: bool
-    game: int | None
+ChallengeOut = stream_schemas.ChallengeOut
 
 
 class GameRef(Schema):
@@ -195,8 +207,10 @@ CHALLENGE_BODY = {
     }
 }
 
-STREAM = {"responses": {"200": {"description": "newline-delimited JSON, one object a line; blank keep-alive lines",
-                                "content": {streams.NDJSON: {"schema": {"type": "string"}}}}}}
+NDJSON_NOTE = ("newline-delimited JSON (application/x-ndjson): every non-blank line is one object of the schema "
+               "below; a blank keep-alive line after a few seconds of silence")
+EVENT_STREAM = stream_schemas.ndjson_response("EventStreamLine", NDJSON_NOTE)
+GAME_STREAM = stream_schemas.ndjson_response("GameStreamLine", NDJSON_NOTE)
 
 
 def _user(request: HttpRequest) -> User:
@@ -274,7 +288,7 @@ def bots_online(request: HttpRequest) -> list[dict[str, Any]]:
 # -- the event stream ------------------------------------------------------------------
 
 
-@api.get("/stream/event", auth=ANY, openapi_extra=STREAM, response={401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
+@api.get("/stream/event", auth=ANY, openapi_extra=EVENT_STREAM, response={401: ErrorOut, 403: ErrorOut, 429: ErrorOut},
          tags=["stream"])
 async def stream_event(request: HttpRequest) -> StreamingHttpResponse:
     """The games and challenges in progress, then ``challenge``, ``gameStart`` and ``gameFinish`` lines."""
@@ -334,13 +348,56 @@ def tournament_join(request: HttpRequest, tournament_id: int, key: str = "") -> 
     return {"ok": True, "tournament": tournament.pk, "status": tournament.status, "url": url}
 
 
+# -- a game's record -------------------------------------------------------------------
+
+
+class ExportOpeningOut(Schema):
+    seat: int
+    tile: list[int]
+
+
+class ExportOut(Schema):
+    id: int
+    finished: bool
+    tags: dict[str, str]
+    opening: ExportOpeningOut
+    rounds: list[list[str]]
+    result: str
+    notation: str
+
+
+TEXT_RECORD = {"responses": {"200": {"description": "the game's record in the dominoes notation (docs/notation.md)",
+                                     "content": {"text/plain": {"schema": {"type": "string"}}}}}}
+
+
+def _exported(request: HttpRequest, game_id: int) -> Any:
+    game = selectors.exported_game(_user(request), game_id)
+    if game is None:
+        raise ApiError(404, "not_found", _("No such game."))
+    return game
+
+
+@api.get("/game/{int:game_id}/export", auth=ANY, response={401: ErrorOut, 404: ErrorOut, 429: ErrorOut},
+         openapi_extra=TEXT_RECORD, tags=["games"])
+def game_export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game (``game_id``: its table's id) in the dominoes notation, as ``/game/<id>/export``
+    gives it: whole once it is over, as the public sees it before; a private table's to its players."""
+    return HttpResponse(export.game_text(_exported(request, game_id)), content_type="text/plain; charset=utf-8")
+
+
+@api.get("/game/{int:game_id}/export.json", auth=ANY, response={200: ExportOut, **ERRORS}, tags=["games"])
+def game_export_json(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """The game's record as JSON (``/game/<id>/export.json``): its tags, opening, rounds' actions and text."""
+    return export.game_json(_exported(request, game_id))
+
+
 # -- playing: /api/bot/... for bot accounts, /api/board/... for a person's client -------
 
 
 def _game_routes(prefix: str, auth: TokenAuth, *, bot: bool) -> None:
     tag = [prefix]
 
-    @api.get(f"/{prefix}/game/stream/{{int:game_id}}", auth=auth, openapi_extra=STREAM,
+    @api.get(f"/{prefix}/game/stream/{{int:game_id}}", auth=auth, openapi_extra=GAME_STREAM,
              response={401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 429: ErrorOut}, tags=tag,
              operation_id=f"{prefix}_game_stream")
     async def game_stream(request: HttpRequest, game_id: int, seq: int | None = None) -> StreamingHttpResponse:

@@ -19,7 +19,7 @@ from api.models import Challenge
 from community.selectors import blocked_by
 from games.engine import Event, State, action_from_json
 from games.engine.notation import token
-from games.fairplay import move_chain
+from games.fairplay import export, move_chain
 from games.live.frames import Frame, move_frames, snapshot_frames
 from games.models import Game, Move, Seat, Table
 from games.play import selectors as game_selectors
@@ -42,6 +42,22 @@ def bot_ratings(user: User) -> list[dict[str, Any]]:
         {"mode": rating.mode.key, "rating": rating.display, "provisional": rating.provisional, "games": rating.games}
         for rating in ratings_of(user, pool=Pool.BOTS)
     ]
+
+
+# -- a game's record --------------------------------------------------------------------
+
+
+def exported_game(user: User, table_id: int) -> Game | None:
+    """The started game of a table the member may see (a player, or anyone for a
+    public table), as ``/game/<id>/export`` gives it (games.fairplay.export); None otherwise."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return None
+    game = Game.objects.select_related("table").filter(table=table).first()
+    seat = game_selectors.viewer_seat(table, user=user, guest_key=None)
+    if game is None or not game_selectors.can_watch(table, seat) or not export.exportable(game):
+        return None
+    return game
 
 
 # -- the game stream -----------------------------------------------------------------
@@ -200,14 +216,19 @@ def game_object(table: Table, seat: Seat) -> dict[str, Any]:
     }
 
 
+LIVE = (Table.Status.WAITING, Table.Status.PLAYING)
+
+
 def seats_of(user_id: int, *, live_only: bool, after_table: int = 0, tables: Collection[int] = ()) -> list[Seat]:
-    """The member's seats: at live tables (``live_only``), or at tables past
-    ``after_table`` or among ``tables``."""
+    """The member's seats: at live tables (``live_only``); or at live tables, at
+    tables past ``after_table`` and at ``tables`` (the ones a stream knows: their
+    end). A seat taken at a table older than the stream (a friend's waiting table,
+    a room's) is at a live table: never missed."""
     rows = Seat.objects.select_related("table", "table__game").filter(user_id=user_id)
     if live_only:
-        rows = rows.filter(table__status__in=(Table.Status.WAITING, Table.Status.PLAYING))
+        rows = rows.filter(table__status__in=LIVE)
     else:
-        rows = rows.filter(Q(table_id__gt=after_table) | Q(table_id__in=list(tables)))
+        rows = rows.filter(Q(table__status__in=LIVE) | Q(table_id__gt=after_table) | Q(table_id__in=list(tables)))
     return list(rows.order_by("table_id"))
 
 

@@ -4,15 +4,28 @@ line, a blank keep-alive line every few seconds, served by Django's async
 
 How a game stream learns of new events: it joins the channel layer group the
 table websocket of its seat joins (games.live.broadcast), only as a wake-up,
-and reads the move log by ``seq`` (api.selectors.game_lines) on each wake-up
+and tells the broadcast module the server's event loop (as a table socket
+does): a move posted in a request's thread is then broadcast on that loop,
+whose in-memory layer queues the streams wait on (``asyncio.Queue`` is not
+thread-safe: a put from another thread's loop does not wake the stream). It
+reads the move log by ``seq`` (api.selectors.game_lines) on each wake-up
 and at least every ``API_STREAM_POLL_SECONDS``. The log is the truth: a move
 is stored before it is streamed, a lost broadcast costs at most one poll, and
 a stream resumed from a ``seq`` misses nothing.
+
+One receive per stream (``Wakeups``), cancelled once when the stream ends: the
+stream waits on an ``asyncio.Event`` the receive sets, never on the receive
+itself. A receive cancelled at every poll cost, on the Redis layer, a new
+connection each time (redis-py drops a connection whose blocking read is
+cancelled), on the pub/sub layer an unsubscription (messages in between were
+missed); and they are the suspect (not proven) of a stream that once outlived its
+``API_STREAM_MAX_SECONDS`` by a minute (CI, Redis, the machine loaded).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -28,7 +41,7 @@ from django.http import StreamingHttpResponse
 from api import selectors
 from api.services import ApiError, seated
 from games.live import broadcast
-from games.models import Game, Table
+from games.models import Game
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +58,30 @@ def poll_seconds() -> float:
 
 def event_poll_seconds() -> float:
     return float(getattr(settings, "API_EVENT_POLL_SECONDS", 1.0))
+
+
+def max_seconds() -> float:
+    """How long a stream lasts at most (``API_STREAM_MAX_SECONDS``; 0, the default: no
+    limit). A game stream cut so ends before its game: the client resumes it from the
+    last ``seq`` it read, and opens the event stream again (it starts with what is in
+    progress)."""
+    return float(getattr(settings, "API_STREAM_MAX_SECONDS", 0) or 0)
+
+
+class Lifetime:
+    """A stream's deadline (``max_seconds``): ``wait`` is how long it may wait now."""
+
+    def __init__(self) -> None:
+        cap = max_seconds()
+        self.deadline = time.monotonic() + cap if cap > 0 else None
+
+    def over(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def wait(self, seconds: float) -> float:
+        if self.deadline is None:
+            return seconds
+        return max(0.0, min(seconds, self.deadline - time.monotonic()))
 
 
 def encode(lines: Iterable[dict[str, Any]]) -> bytes:
@@ -78,6 +115,7 @@ def _start(game_id: int, seat: int, seq: int | None) -> tuple[list[dict[str, Any
 async def game_stream(user: User, table_id: int, seq: int | None) -> StreamingHttpResponse:
     """``gameFull`` (or, resumed from ``seq``, the events after it), then a
     ``gameState`` line after every event, until the game is over."""
+    broadcast.remember_server_loop(asyncio.get_running_loop())
     game_id, seat = await sync_to_async(_open_game)(user, table_id)  # ApiError before the stream starts
     layer = get_channel_layer()
     channel = await layer.new_channel() if layer is not None else ""
@@ -92,12 +130,15 @@ async def game_stream(user: User, table_id: int, seq: int | None) -> StreamingHt
             await layer.group_discard(group, channel)
         raise
 
+    lifetime = Lifetime()
+
     async def lines() -> AsyncIterator[bytes]:
         last_sent = time.monotonic()
+        wakeups = Wakeups(layer, channel)
         try:
             yield encode(first)
-            while not selectors.stream_ended(cursor):
-                await _wake_up(layer, channel, poll_seconds())
+            while not selectors.stream_ended(cursor) and not lifetime.over():
+                await wakeups.wait(lifetime.wait(poll_seconds()))
                 new = await sync_to_async(selectors.game_lines)(cursor)
                 if new:
                     yield encode(new)
@@ -106,27 +147,52 @@ async def game_stream(user: User, table_id: int, seq: int | None) -> StreamingHt
                     yield b"\n"
                     last_sent = time.monotonic()
         finally:
+            await wakeups.close()
             if layer is not None:
                 await layer.group_discard(group, channel)
 
     return response(lines())
 
 
-async def _wake_up(layer: Any, channel: str, timeout: float) -> None:
-    """Wait for the table's next broadcast, at most ``timeout`` seconds; then
-    take whatever else is already waiting (one read of the log for them all)."""
-    if layer is None:
-        await asyncio.sleep(timeout)
-        return
-    try:
-        await asyncio.wait_for(layer.receive(channel), timeout)
-    except TimeoutError:
-        return
-    while True:
+class Wakeups:
+    """The table's broadcasts on a stream's channel, as a flag: one receive runs
+    for the whole stream and sets ``event``; the stream waits on the event (a wait
+    given up at its timeout costs nothing) and clears it before each read of the
+    log, so a broadcast that comes during the read wakes the next wait at once."""
+
+    CLOSE_SECONDS = 1.0
+    """How long ``close`` waits for the cancelled receive to end (it is left to end on its own after)."""
+
+    def __init__(self, layer: Any, channel: str) -> None:
+        self.event = asyncio.Event()
+        self.task = asyncio.ensure_future(self._listen(layer, channel)) if layer is not None else None
+
+    async def _listen(self, layer: Any, channel: str) -> None:
         try:
-            await asyncio.wait_for(layer.receive(channel), 0.005)
-        except TimeoutError:
+            while True:
+                await layer.receive(channel)
+                self.event.set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The stream goes on with its polls (the log is the truth).
+            logger.warning("a game stream stopped hearing its table's broadcasts", exc_info=True)
+
+    async def wait(self, timeout: float) -> None:
+        """Until a broadcast comes, at most ``timeout`` seconds (a sleep without a layer)."""
+        if self.task is None:
+            await asyncio.sleep(timeout)
             return
+        if timeout > 0 and not self.event.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.event.wait(), timeout)
+        self.event.clear()
+
+    async def close(self) -> None:
+        if self.task is None:
+            return
+        self.task.cancel()
+        await asyncio.wait({self.task}, timeout=self.CLOSE_SECONDS)
 
 
 # -- a member's events -----------------------------------------------------------------
@@ -157,7 +223,8 @@ class EventWatch:
         return lines
 
     def next_lines(self) -> list[dict[str, Any]]:
-        """What changed since the last call: new or answered challenges, games started and finished."""
+        """What changed since the last call: new or answered challenges, games started and finished
+        (a seat at any live table not yet announced, whatever the table's age)."""
         lines: list[dict[str, Any]] = []
         for challenge in selectors.challenges_of(self.user_id, open_only=False):
             known = self.challenges.get(challenge.pk)
@@ -170,12 +237,11 @@ class EventWatch:
             else:
                 self.challenges.pop(challenge.pk, None)
             self.after_challenge = max(self.after_challenge, challenge.pk)
-        live = (Table.Status.WAITING, Table.Status.PLAYING)
         for seat in selectors.seats_of(self.user_id, live_only=False, after_table=self.after_table, tables=self.tables):
             table = seat.table
             if seat.table_id not in self.tables:
                 lines.append({"type": "gameStart", "game": selectors.game_object(table, seat)})
-            if table.status in live:
+            if table.status in selectors.LIVE:
                 self.tables[seat.table_id] = table.status
             else:
                 lines.append({"type": "gameFinish", "game": selectors.game_object(table, seat)})
@@ -185,14 +251,17 @@ class EventWatch:
 
 
 async def event_stream(user: User) -> StreamingHttpResponse:
+    broadcast.remember_server_loop(asyncio.get_running_loop())
     watch = EventWatch(user.pk)
     first = await sync_to_async(watch.first_lines)()
+
+    lifetime = Lifetime()
 
     async def lines() -> AsyncIterator[bytes]:
         yield encode(first) if first else b"\n"
         last_sent = time.monotonic()
-        while True:
-            await asyncio.sleep(event_poll_seconds())
+        while not lifetime.over():
+            await asyncio.sleep(lifetime.wait(event_poll_seconds()))
             new = await sync_to_async(watch.next_lines)()
             if new:
                 yield encode(new)

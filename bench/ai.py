@@ -154,6 +154,12 @@ def timing(args: argparse.Namespace) -> None:
     forced = 0
     deal = 0
     budget = args.budget_ms
+    options = None
+    if args.set:
+        from bench.ai_regret import options_with
+
+        options = options_with(args.set)
+        print(f"hard with {', '.join(args.set)}")
     while len(times) < args.decisions:
         _label, preset, players, teams = SETUPS[deal % len(SETUPS)]
         rules = replace(rules_for(preset, players=players, teams=teams), target=0)
@@ -165,7 +171,7 @@ def timing(args: argparse.Namespace) -> None:
             if seat % 2 == 0:
                 start = time.perf_counter()
                 start_cpu = time.process_time()
-                action = choose_action(view, "hard", seed=step, budget_ms=budget)
+                action = choose_action(view, "hard", seed=step, budget_ms=budget, options=options)
                 took = time.perf_counter() - start
                 took_cpu = time.process_time() - start_cpu
                 if len(view.legal) > 1:
@@ -204,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setups", nargs="*", help="only setups whose label contains one of these")
     parser.add_argument("--pairings", nargs="*", help="only these pairings, e.g. hard-medium")
     parser.add_argument("--no-timing", action="store_true")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="time hard with this option of HardOptions changed (repeatable)")
     parser.add_argument("--no-tournament", action="store_true")
     args = parser.parse_args(argv)
     if not args.no_tournament:

@@ -28,15 +28,23 @@ tile that shares a number with the most tiles of its hand (ties at random), and 
 is the naive search: a few deals of the unseen tiles that respect the counts only (no
 reading of passes or plays), a UCT search over each with random rollouts, the play with
 the best summed win rate.
+``--set name=value`` (repeatable; fields of ``games.ai.HardOptions``, as in
+``bench/ai_regret.py``) adds ``hard+``, hard with those options, as a player: with
+``--players hard hard+`` both play the same deals and the paired change of net wins
+(rounds won minus lost) per deal is printed with its 95 % interval. ``--per-deal FILE``
+appends every row's games per deal to a file, and ``--pool FILE`` pools the runs kept
+there (runs over successive ranges of deals, ``--first``, measured one after another).
 With ``--against`` any honest player can be the opponent, to see how each reads a player
-that is not medium; with ``--setup pairs`` the same in four-player pairs (the cheating
-players are for duel-block only).
+that is not medium; with ``--setup pairs`` the same in four-player pairs, with
+``classic-block`` three players alone and ``quick`` four alone (one seat A, the others
+B: A wins a round when its seat does; the cheating players are for duel-block only).
 Duplicate deals as in ``bench/ai.py`` (each deal played again under every seating,
 same seeds ``bench-<n>``), so the rows are paired with its numbers.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import sys
@@ -53,6 +61,7 @@ if str(ROOT) not in sys.path:
 
 from bench import ai as bench_ai  # noqa: E402
 from bench.ai import SETUPS, seatings, wilson  # noqa: E402
+from bench.ai_regret import options_with  # noqa: E402
 from games.ai import HardPlayer, choose_action  # noqa: E402
 from games.ai.base import Candidate, candidates  # noqa: E402
 from games.ai.knowledge import Knowledge, read_view, tile_index  # noqa: E402
@@ -72,7 +81,7 @@ from games.ai.sim import (  # noqa: E402
 from games.ai.solver import Solver  # noqa: E402
 from games.engine import Play, Rules, State, apply_action, rules_for, view_for  # noqa: E402
 
-PLAYERS = ("oracle", "exploit", "hard", "medium", "easy", "heavy", "light", "frequent", "mcts", "pimc")
+PLAYERS = ("oracle", "exploit", "hard", "hard+", "medium", "easy", "heavy", "light", "frequent", "mcts", "pimc")
 CHEATS = ("oracle", "exploit")
 # The naive search: deals of the unseen tiles, UCT iterations on each, exploration constant.
 MCTS_DEALS = 10
@@ -261,7 +270,17 @@ def pimc(state: State, seat: int, seed: int, budget: float | None) -> Any:
     return HardPlayer(budget, duel_search=False).choose(view_for(state, seat), Random(seed))
 
 
+def hard_plus(level: str) -> tuple[str, ...]:
+    """The ``--set`` items carried in a player's name: ``hard+|name=value|...``."""
+    return tuple(level.split("|")[1:]) if level.startswith("hard+") else ()
+
+
 def act(level: str, state: State, seat: int, seed: int, budget: float | None) -> Any:
+    if level.startswith("hard+"):
+        options = options_with(list(hard_plus(level)))
+        if budget is not None:
+            options = replace(options, budget_ms=budget)
+        return HardPlayer(options=options).choose(view_for(state, seat), Random(seed))
     if level == "oracle":
         return oracle(state, seat)
     if level == "exploit":
@@ -292,9 +311,23 @@ def main(argv: list[str] | None = None) -> int:
                         help="opponent (default medium)")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--setup", default="duel-block", choices=("duel-block", "pairs"),
-                        help="duel-block (default) or pairs (arena, four players in two pairs)")
+    parser.add_argument("--setup", default="duel-block", choices=("duel-block", "pairs", "classic-block", "quick"),
+                        help="duel-block (default), pairs (arena, four players in two pairs), classic-block "
+                             "(three players alone) or quick (four alone)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an option of hard+ (a HardOptions field; repeatable)")
+    parser.add_argument("--per-deal", type=Path, default=None, metavar="FILE",
+                        help="append each row's games per deal to FILE (JSON lines), to pool runs")
+    parser.add_argument("--pool", type=Path, default=None, metavar="FILE",
+                        help="play nothing: pool the runs of a --per-deal FILE (each row over all its deals, "
+                             "the paired change of each row against the first on the deals they share)")
     args = parser.parse_args(argv)
+    if args.pool is not None:
+        pool_runs(args.pool)
+        return 0
+    options_with(args.set)  # fails early on a wrong name
+    if "hard+" in args.players and not args.set:
+        parser.error("hard+ is hard with the --set options: give at least one")
     if "exploit" in args.players and args.against != "medium":
         parser.error("exploit plays against medium's replies: use it with --against medium")
     if args.setup != "duel-block" and set(args.players) & set(CHEATS):
@@ -303,13 +336,24 @@ def main(argv: list[str] | None = None) -> int:
     rules = replace(rules_for(preset, players=players, teams=teams), target=0)
     rounds = len(seatings(rules)) * args.deals
     print(f"{label}, {args.deals} duplicate deals (bench-{args.first}..), {rounds} rounds per row")
+    if args.set:
+        print(f"hard+: hard with {', '.join(args.set)}")
     print(f"{'A vs B':20} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>12} {'A pts share':>11}")
+    first_net: list[int] = []
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
         for level in args.players:
-            work = [(rules, level, args.against, d, args.budget_ms)
+            name = "|".join(["hard+", *args.set]) if level == "hard+" else level
+            work = [(rules, name, args.against, d, args.budget_ms)
                     for d in range(args.first, args.first + args.deals)]
             start = time.perf_counter()
-            games = [g for deal in pool.map(play_deal, work) for g in deal]
+            per_deal = pool.map(play_deal, work)
+            games = [g for deal in per_deal for g in deal]
+            net = [sum(g[0] for g in deal) for deal in per_deal]
+            if args.per_deal is not None:
+                with args.per_deal.open("a") as out:
+                    out.write(json.dumps({"player": name, "against": args.against, "setup": args.setup,
+                                          "budget_ms": args.budget_ms, "first": args.first,
+                                          "games": per_deal}) + "\n")
             won = sum(1 for g in games if g[0] == 1)
             lost = sum(1 for g in games if g[0] == -1)
             drawn = len(games) - won - lost
@@ -320,7 +364,53 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{level + ' vs ' + args.against:20} {rate:>14.1%} {f'[{low:.1%}, {high:.1%}]':>15} "
                   f"{f'{won}-{lost}-{drawn}':>12} {share:>10.1%}  ({time.perf_counter() - start:.0f} s)",
                   flush=True)
+            if not first_net:
+                first_net = net
+            else:
+                mean, half = paired(net, first_net)
+                print(f"  paired change vs {args.players[0]}: {mean:+.3f} ± {half:.3f} net wins per deal "
+                      f"({len(net)} deals)", flush=True)
     return 0
+
+
+def pool_runs(path: Path) -> None:
+    """Print the runs of a ``--per-deal`` file pooled: per row (player, opponent, setup,
+    budget) its rounds over every deal played, then the paired change of every other row
+    against the first one, on the deals both played (a deal played twice keeps its last run)."""
+    rows: dict[tuple[Any, ...], dict[int, list[list[int]]]] = {}
+    for line in path.read_text().splitlines():
+        run = json.loads(line)
+        key = (run["player"], run["against"], run["setup"], run["budget_ms"])
+        for i, deal in enumerate(run["games"]):
+            rows.setdefault(key, {})[run["first"] + i] = deal
+    print(f"{'player vs opponent, setup, budget':50} {'deals':>6} {'A wins decided':>15} {'95% CI':>15} {'W-L-D':>12}")
+    for key, deals in rows.items():
+        games = [g for d in sorted(deals) for g in deals[d]]
+        won = sum(1 for g in games if g[0] == 1)
+        lost = sum(1 for g in games if g[0] == -1)
+        low, high = wilson(won, won + lost)
+        rate = won / (won + lost) if won + lost else 0.0
+        label = f"{key[0]} vs {key[1]}, {key[2]}, {key[3]} ms"
+        print(f"{label:50} {len(deals):>6} {rate:>14.1%} {f'[{low:.1%}, {high:.1%}]':>15} "
+              f"{f'{won}-{lost}-{len(games) - won - lost}':>12}")
+    keys = list(rows)
+    for key in keys[1:]:
+        shared = sorted(set(rows[keys[0]]) & set(rows[key]))
+        if len(shared) < 2:
+            continue
+        mean, half = paired([sum(g[0] for g in rows[key][d]) for d in shared],
+                            [sum(g[0] for g in rows[keys[0]][d]) for d in shared])
+        print(f"  {key[0]} vs {keys[0][0]}: paired change {mean:+.3f} ± {half:.3f} net wins per deal "
+              f"({len(shared)} deals)")
+
+
+def paired(a: list[int], b: list[int]) -> tuple[float, float]:
+    """Mean of the per-deal differences ``a - b`` and the half-width of its 95 % interval."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var / n)
 
 
 if __name__ == "__main__":

@@ -102,52 +102,111 @@ def hint_times(count: int) -> None:
             cpu.append(time.process_time() - start_cpu)
     wall.sort()
     cpu.sort()
-
-    def pct(values: list[float], p: float) -> float:
-        return values[min(len(values) - 1, int(p * len(values)))] * 1000
-
     print(f"\na hint's analysis (150 ms, 200 deals at least), {len(cpu)} positions, compiled core: "
           f"CPU p50 {pct(cpu, 0.5):.0f} ms, p99 {pct(cpu, 0.99):.0f} ms, max {cpu[-1] * 1000:.0f} ms; "
           f"wall p50 {pct(wall, 0.5):.0f} ms, p99 {pct(wall, 0.99):.0f} ms (load {os.getloadavg()[0]:.1f})")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=20, help="positions per setup (default 20)")
-    parser.add_argument("--budget-ms", type=float, default=10.0,
-                        help="hard's budget (default 10: 300 ms of reference work, about a decision of before)")
-    parser.add_argument("--no-startup", action="store_true", help="skip the fresh-process timings")
-    parser.add_argument("--hints", type=int, default=60, help="hints to time per setup (default 60; 0: none)")
-    args = parser.parse_args(argv)
-    saved = os.environ.get(core.ENV)
-    if not core.installed():
-        print("numba is not installed: only the reference path exists (pip install -r requirements.txt)")
-        return 1
-    if not args.no_startup:
+def pct(values: list[float], p: float) -> float:
+    """The ``p`` quantile of sorted seconds, in ms."""
+    return values[min(len(values) - 1, int(p * len(values)))] * 1000
+
+
+def decisions(player: HardPlayer, views: list[PlayerView]) -> tuple[list[float], list[int]]:
+    """The CPU seconds and the deals of ``player``'s search of each position, each list sorted."""
+    cpu: list[float] = []
+    deals: list[int] = []
+    for n, view in enumerate(views):
+        know = read_view(view)
+        start = time.process_time()
+        player.evaluate(know, candidates(list(view.legal), know), Random(n))
+        cpu.append(time.process_time() - start)
+        deals.append(player.stats.deals)
+    return sorted(cpu), sorted(deals)
+
+
+def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) -> None:
+    """Hard's implemented versions side by side in pairs, compiled (docs/ai.md, "Hard
+    version 3"): the CPU of a deal at a fixed number of deals (positions with more than
+    10 tiles in the hands), the deals and CPU of a decision at the default budget, and a
+    hint's CPU (the search of ``games.coach.analysis.analyse``: 150 ms, at least 200 deals)."""
+    from dataclasses import replace
+
+    from games.ai.hard import VERSION_OPTIONS
+
+    os.environ[core.ENV] = "1"
+    pool = positions("arena", 4, True, cost_positions * 8)
+    views = [view for view in pool if sum(view.hand_counts) > 10][:cost_positions]
+    hints = positions("arena", 4, True, hint_positions)
+    measure(views[:1], VERSION_OPTIONS[max(VERSION_OPTIONS)], "1")  # load the compiled functions first
+    print(f"hard's versions in pairs, compiled: {len(views)} positions with more than 10 tiles in the hands, "
+          f"{len(hints)} hint positions")
+    print(f"{'version':8} {'us/deal':>8} {'deals at budget (median)':>25} {'CPU median':>11} {'max':>7} "
+          f"{'hint p50':>9} {'p99':>6} {'max':>6}")
+    for version, options in sorted(VERSION_OPTIONS.items()):
+        cpu, deals, _playouts = measure(views, replace(options, min_deals=fixed_deals, max_deals=fixed_deals), "1")
+        per_deal = cpu / max(1, deals) * 1e6
+        decision_cpu, decision_deals = decisions(HardPlayer(options=options), views)
+        hint_cpu, _deals = decisions(HardPlayer(options=replace(options, budget_ms=150, min_deals=200)), hints)
+        print(f"{version:8} {per_deal:8.1f} {decision_deals[len(decision_deals) // 2]:>25,} "
+              f"{pct(decision_cpu, 0.5):9.0f}ms {decision_cpu[-1] * 1000:5.0f}ms "
+              f"{pct(hint_cpu, 0.5):7.0f}ms {pct(hint_cpu, 0.99):4.0f}ms {hint_cpu[-1] * 1000:4.0f}ms", flush=True)
+    print(f"(load {os.getloadavg()[0]:.1f}; CPU time of this process, so the load slows the run, not the figures much)")
+
+
+def speeds(count: int, hints: int, budget_ms: float, *, startup: bool) -> None:
+    """The fresh-process timings, both paths side by side on each setup, and the hints."""
+    if startup:
         print("first decision of a fresh process (imports included):")
         print(f"  compiled core, cache on disk    {first_decision({})}")
         print(f"  pure Python                     {first_decision({core.ENV: 'python'})}")
         with tempfile.TemporaryDirectory() as cache:
             print(f"  compiled core, empty cache      {first_decision({'NUMBA_CACHE_DIR': cache})}"
                   " (compilation, once per machine)")
-    options = HardOptions(budget_ms=args.budget_ms)
-    print(f"\nhard's search at {args.budget_ms:g} ms of budget, {args.positions} positions per setup "
+    options = HardOptions(budget_ms=budget_ms)
+    print(f"\nhard's search at {budget_ms:g} ms of budget, {count} positions per setup "
           "(same work on both paths)")
     print(f"{'setup':18} {'path':8} {'deals':>8} {'playouts':>9} {'CPU s':>7} {'deals/s':>9} "
           f"{'playouts/s':>11} {'speed-up':>8}")
+    for label, preset, players, teams in SETUPS:
+        views = positions(preset, players, teams, count)
+        measure(views[:1], options, "1")  # load the compiled functions first
+        rows = {path: measure(views, options, path) for path in ("python", "1")}
+        base = rows["python"][0]
+        for path, (cpu, deals, playouts) in rows.items():
+            name = "python" if path == "python" else "compiled"
+            print(f"{label:18} {name:8} {deals:8,} {playouts:9,} {cpu:7.2f} {deals / cpu:9,.0f} "
+                  f"{playouts / cpu:11,.0f} {base / cpu:7.1f}x", flush=True)
+        assert rows["python"][1:] == rows["1"][1:], "the two paths searched differently"
+    if hints:
+        hint_times(hints)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=None,
+                        help="positions per setup (default 20; with --versions 40)")
+    parser.add_argument("--budget-ms", type=float, default=10.0,
+                        help="hard's budget (default 10: 300 ms of reference work, about a decision of before)")
+    parser.add_argument("--no-startup", action="store_true", help="skip the fresh-process timings")
+    parser.add_argument("--hints", type=int, default=None,
+                        help="hints to time per setup (default 60; with --versions 150; 0: none)")
+    parser.add_argument("--versions", action="store_true",
+                        help="only hard's implemented versions side by side in pairs (cost a deal, "
+                             "a decision at the default budget, a hint)")
+    parser.add_argument("--fixed-deals", type=int, default=3000, help="deals a decision for --versions' cost a deal")
+    args = parser.parse_args(argv)
+    saved = os.environ.get(core.ENV)
+    if not core.installed():
+        print("numba is not installed: only the reference path exists (pip install -r requirements.txt)")
+        return 1
     try:
-        for label, preset, players, teams in SETUPS:
-            views = positions(preset, players, teams, args.positions)
-            measure(views[:1], options, "1")  # load the compiled functions first
-            rows = {path: measure(views, options, path) for path in ("python", "1")}
-            base = rows["python"][0]
-            for path, (cpu, deals, playouts) in rows.items():
-                name = "python" if path == "python" else "compiled"
-                print(f"{label:18} {name:8} {deals:8,} {playouts:9,} {cpu:7.2f} {deals / cpu:9,.0f} "
-                      f"{playouts / cpu:11,.0f} {base / cpu:7.1f}x", flush=True)
-            assert rows["python"][1:] == rows["1"][1:], "the two paths searched differently"
-        if args.hints:
-            hint_times(args.hints)
+        if args.versions:
+            version_costs(40 if args.positions is None else args.positions,
+                          150 if args.hints is None else args.hints, args.fixed_deals)
+        else:
+            speeds(20 if args.positions is None else args.positions, 60 if args.hints is None else args.hints,
+                   args.budget_ms, startup=not args.no_startup)
     finally:
         if saved is None:
             os.environ.pop(core.ENV, None)

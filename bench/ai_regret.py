@@ -14,8 +14,11 @@ is one per cent of a win.
 
 ``--set name=value`` (repeatable) runs hard a second time with options changed (fields of
 ``games.ai.HardOptions``: ``playout_eps=0.05``, say), on the same positions and seeds,
-and prints the paired change of the regret. The reference is always hard as it is: a
-variant that changes what hard values (its model, its objective) needs games, not this.
+and prints the paired change of the regret. The reference is hard as it is: a variant
+that changes what hard values (its model, its objective) needs games, not this. With
+``--reference-set name=value`` (repeatable) the reference searches with those options
+instead (and so does the "hard" row, ``--set`` adding to them): how far a search of another
+kind (``block_tree=True``, say) is at a budget from what it finds with many more deals.
 """
 from __future__ import annotations
 
@@ -114,20 +117,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-deals", type=int, default=10_000, help="deals of the reference search")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="also measure hard with this option of HardOptions changed (repeatable)")
+    parser.add_argument("--reference-set", action="append", default=[], metavar="NAME=VALUE",
+                        help="the reference (and the hard row) with this option of HardOptions changed")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     views = positions(args.setup, args.positions)
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
-        reference = pool.map(values, [(v, REFERENCE_BUDGET_MS, REFERENCE_SEED + i, args.reference_deals, [])
+        base = list(args.reference_set)
+        reference = pool.map(values, [(v, REFERENCE_BUDGET_MS, REFERENCE_SEED + i, args.reference_deals, base)
                                       for i, v in enumerate(views)])
-        print(f"{args.setup}: {len(views)} positions, reference of {args.reference_deals:,} deals "
-              f"({time.perf_counter() - start:.0f} s); regret in utility units (a win = 1,000)")
+        print(f"{args.setup}: {len(views)} positions, reference of {args.reference_deals:,} deals"
+              f"{' with ' + ' '.join(base) if base else ''} ({time.perf_counter() - start:.0f} s); "
+              "regret in utility units (a win = 1,000)")
         runs = [(v, i, s) for i, v in enumerate(views) for s in range(args.seeds)]
         ref = [reference[i] for _v, i, _s in runs]
         for budget in args.budgets:
             rows: dict[str, list[float]] = {}
-            for label, sets in [("hard", []), *([("with " + " ".join(args.set), args.set)] if args.set else [])]:
+            for label, sets in [("hard", base), *([("with " + " ".join(args.set), base + args.set)] if args.set else [])]:
                 picks = pool.map(values, [(v, budget, 7 * i + s, DEFAULTS.max_deals, sets) for v, i, s in runs])
                 rows[label] = regrets(ref, [best for _totals, best in picks])
                 mean, half = mean_ci(rows[label])

@@ -13,7 +13,9 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from community import services
 from community.models import ChatLine, ModerationAction, Report, Standing
@@ -23,19 +25,30 @@ class ModerationForm(ActionForm):
     reason = forms.CharField(label=_("Reason (shown to the member for a warning or a timeout)"), required=False)
     hours = forms.FloatField(label=_("Timeout (hours)"), required=False, initial=24)
 
+# The result of each action, with how many rows it applied to.
+WARNED = ngettext_lazy("%(count)s member warned.", "%(count)s members warned.", "count")
+TIMED_OUT = ngettext_lazy("%(count)s chat timeout given.", "%(count)s chat timeouts given.", "count")
+MARKED = ngettext_lazy("%(count)s member marked as a troll.", "%(count)s members marked as trolls.", "count")
+TIMEOUT_LIFTED = ngettext_lazy("%(count)s chat timeout lifted.", "%(count)s chat timeouts lifted.", "count")
+TROLL_LIFTED = ngettext_lazy("%(count)s troll mark lifted.", "%(count)s troll marks lifted.", "count")
+CLOSED = ngettext_lazy("%(count)s account closed.", "%(count)s accounts closed.", "count")
+DISMISSED = ngettext_lazy("%(count)s report dismissed.", "%(count)s reports dismissed.", "count")
+
 
 def _each(
     request: HttpRequest,
     rows: QuerySet[Any],
     act: Callable[[Any, str], Any],
-    done: str,
+    done: Promise,
     *,
     related: str = "reported",
     stop_at_refusal: bool = True,
 ) -> None:
     """An action on the selected rows (reports, or members' standings), with the
     reason typed beside the menu; a refusal is shown, and ends the action on
-    reports (``stop_at_refusal``) or skips that row on standings."""
+    reports (``stop_at_refusal``) or skips that row on standings. ``done``: the
+    result's message, translated, with the count (``ngettext_lazy`` keyed by
+    ``count``)."""
     reason = request.POST.get("reason", "").strip()
     if not reason:
         messages.error(request, _("Give the reason of the action."))
@@ -50,7 +63,7 @@ def _each(
                 return
             continue
         count += 1
-    messages.success(request, f"{done}: {count}")
+    messages.success(request, done % {"count": count})
 
 
 @admin.register(Report)
@@ -70,7 +83,7 @@ class ReportAdmin(admin.ModelAdmin):
     @admin.action(description=_("Warn the reported member"))
     def warn(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.warn(
-            member=r.reported, moderator=request.user, reason=why, report=r), "warned")  # type: ignore[arg-type]
+            member=r.reported, moderator=request.user, reason=why, report=r), WARNED)  # type: ignore[arg-type]
 
     @admin.action(description=_("Close the chat to the reported member for the hours given"))
     def chat_timeout(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
@@ -81,33 +94,33 @@ class ReportAdmin(admin.ModelAdmin):
             return
         _each(request, queryset, lambda r, why: services.chat_timeout(
             member=r.reported, moderator=request.user, reason=why, hours=hours, report=r),  # type: ignore[arg-type]
-            "timed out")
+            TIMED_OUT)
 
     @admin.action(description=_("Mark the reported member as a troll (their lines shown to themselves only)"))
     def mark_troll(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.mark_troll(
-            member=r.reported, moderator=request.user, reason=why, report=r), "marked")  # type: ignore[arg-type]
+            member=r.reported, moderator=request.user, reason=why, report=r), MARKED)  # type: ignore[arg-type]
 
     @admin.action(description=_("Lift the reported member's chat timeout"))
     def lift_chat_timeout(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.lift_chat_timeout(
-            member=r.reported, moderator=request.user, reason=why, report=r), "lifted")  # type: ignore[arg-type]
+            member=r.reported, moderator=request.user, reason=why, report=r), TIMEOUT_LIFTED)  # type: ignore[arg-type]
 
     @admin.action(description=_("Lift the reported member's troll mark"))
     def lift_troll(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.mark_troll(
             member=r.reported, moderator=request.user, reason=why, troll=False, report=r),  # type: ignore[arg-type]
-            "lifted")
+            TROLL_LIFTED)
 
     @admin.action(description=_("Close the reported member's account"))
     def close_account(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.close_account(
-            member=r.reported, moderator=request.user, reason=why, report=r), "closed")  # type: ignore[arg-type]
+            member=r.reported, moderator=request.user, reason=why, report=r), CLOSED)  # type: ignore[arg-type]
 
     @admin.action(description=_("Dismiss the report"))
     def dismiss(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
         _each(request, queryset, lambda r, why: services.dismiss(
-            report=r, moderator=request.user, reason=why), "dismissed")  # type: ignore[arg-type]
+            report=r, moderator=request.user, reason=why), DISMISSED)  # type: ignore[arg-type]
 
 
 @admin.register(ModerationAction)
@@ -146,13 +159,13 @@ class StandingAdmin(admin.ModelAdmin):
     @admin.action(description=_("Lift the chat timeout"))
     def lift_chat_timeout(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
         _each(request, queryset, lambda s, why: services.lift_chat_timeout(
-            member=s.member, moderator=request.user, reason=why), "lifted", related="member", stop_at_refusal=False)  # type: ignore[arg-type]
+            member=s.member, moderator=request.user, reason=why), TIMEOUT_LIFTED, related="member", stop_at_refusal=False)  # type: ignore[arg-type]
 
     @admin.action(description=_("Lift the troll mark"))
     def lift_troll(self, request: HttpRequest, queryset: QuerySet[Standing]) -> None:
         _each(request, queryset, lambda s, why: services.mark_troll(
             member=s.member, moderator=request.user, reason=why, troll=False),  # type: ignore[arg-type]
-            "lifted", related="member", stop_at_refusal=False)
+            TROLL_LIFTED, related="member", stop_at_refusal=False)
 
 
 @admin.register(ChatLine)

@@ -14,8 +14,6 @@ import re
 import unicodedata
 from typing import Any
 
-from glin_profanity import Filter
-
 MASK = "***"
 IGNORED = ("bosser", "drague", "cailler", "bourré", "bourrée")
 # At least this many letters, this share of them capitals: shouting.
@@ -27,6 +25,11 @@ _spaces = re.compile(r"\s+")
 
 @functools.cache
 def _insults() -> Any:
+    # Imported at the first line filtered, not with the module: every web process
+    # loads this one as it starts (docs/performance.md, "A web process's start"), and glin-profanity costs
+    # 0.1 s of CPU to import.
+    from glin_profanity import Filter
+
     return Filter(
         {
             "languages": ["english", "french"],

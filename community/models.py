@@ -57,17 +57,41 @@ class ChatLine(models.Model):
 
 
 class ChatMute(models.Model):
-    """``member`` does not see ``muted``'s lines at ``table``."""
+    """``member`` does not see ``muted``'s lines at ``table``, or in the chat
+    of the tournament ``tournament_id`` (a plain number, as on ``ChatLine``);
+    ``muted`` empty (a table only): the member muted the whole chat of this
+    table (no line of it reaches them there, kept when they come back)."""
 
     member = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    table = models.ForeignKey("games.Table", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    tournament_id = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["member", "muted", "table"], name="community_one_mute")]
+        constraints = [
+            models.UniqueConstraint(fields=["member", "muted", "table"], name="community_one_mute"),
+            models.UniqueConstraint(
+                fields=["member", "table"], condition=Q(muted__isnull=True), name="community_one_table_mute"
+            ),
+            models.UniqueConstraint(
+                fields=["member", "muted", "tournament_id"],
+                condition=Q(tournament_id__isnull=False),
+                name="community_one_tournament_mute",
+            ),
+            models.CheckConstraint(
+                condition=(Q(table__isnull=False) & Q(tournament_id__isnull=True))
+                | (Q(table__isnull=True) & Q(tournament_id__isnull=False) & Q(muted__isnull=False)),
+                name="community_mute_at_table_or_tournament",
+            ),
+        ]
 
     def __str__(self) -> str:
-        return f"{self.member_id} mutes {self.muted_id} at {self.table_id}"
+        place = self.table_id if self.table_id is not None else f"t{self.tournament_id}"
+        if self.muted_id is None:
+            return f"{self.member_id} mutes table {place}"
+        return f"{self.member_id} mutes {self.muted_id} at {place}"
 
 
 class Block(models.Model):

@@ -9,7 +9,7 @@ from django.dispatch import receiver
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from accounts.hooks import export_parts, profile_panels, replay_panels
+from accounts.hooks import export_parts, profile_panels, replay_panels, unwanted_contacts
 from community import selectors, services
 from community.models import ChatLine, Report
 from games.signals import ChatDelivery, table_chat, table_chat_history, table_chat_mute
@@ -33,10 +33,12 @@ def on_history(
 @receiver(table_chat_mute, dispatch_uid="community.chat_mute")
 def on_mute(
     sender: Any, *, table_id: int, user_id: int | None, username: str, mute: bool, everyone: bool = False,
-    **kwargs: Any,
+    here: bool = False, **kwargs: Any,
 ) -> dict[str, object]:
     if everyone:
         return services.mute_all(user_id=user_id, mute=mute)
+    if here:
+        return services.mute_table(table_id=table_id, user_id=user_id, mute=mute)
     return services.mute(table_id=table_id, user_id=user_id, username=username, mute=mute)
 
 
@@ -57,6 +59,7 @@ def on_profile(sender: Any, *, request: HttpRequest, member: Any, **kwargs: Any)
     else:
         line_id = request.GET.get("report_line", "")
         context["blocked"] = selectors.has_blocked(viewer.pk, member.pk)
+        context["tournament_mutes"] = selectors.tournament_mutes(member_id=viewer.pk, muted_id=member.pk)
         context["reasons"] = Report.Reason.choices
         context["line"] = (
             ChatLine.objects.filter(pk=int(line_id), author=member).first() if line_id.isdigit() else None
@@ -89,3 +92,9 @@ def on_replay(sender: Any, *, request: HttpRequest, table: Any, game: Any, **kwa
 def export_community_data(sender: Any, member: Any, **_kwargs: Any) -> dict[str, Any]:
     """Chat lines, blocks, reports made, moderation about the member."""
     return selectors.member_data(member.pk)
+
+
+@receiver(unwanted_contacts, dispatch_uid="community.unwanted")
+def blocked_contacts(sender: Any, *, member_id: int, **kwargs: Any) -> set[int]:
+    """A member's friend requests never come from those they blocked."""
+    return selectors.blocked_by(member_id)

@@ -12,7 +12,8 @@ from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from accounts.services import update_preferences
+from accounts.selectors import is_bot
+from accounts.services import ClosingError, cancel_friend_request, deactivate_account, update_preferences
 from community import chat_filter, selectors
 from community.models import MAX_CHAT_CHARS, Block, ChatLine, ChatMute, ModerationAction, Report, Standing
 from games.live import broadcast
@@ -89,7 +90,7 @@ def say(
         filtered=filtered, only_author=troll, created=moment,
     )
     return ChatDelivery(
-        frame=selectors.chat_frame(line, author.get_username()),
+        frame=selectors.chat_frame(line, author.get_username(), bot=is_bot(user_id)),
         room=line.room,
         author_id=user_id,
         only_author=troll,
@@ -121,6 +122,20 @@ def mute_all(*, user_id: int | None, mute: bool) -> dict[str, object]:
     return selectors.chat_off_frame(mute)
 
 
+def mute_table(*, table_id: int, user_id: int | None, mute: bool) -> dict[str, object]:
+    """The chat panel's "Mute this table's chat": no line of this table
+    reaches the member here (live or in the catch-up), kept when they come
+    back to it; the other tables and the ``chat_off`` preference do not
+    change. Members only (a guest has the whole-chat switch)."""
+    if user_id is None:
+        raise ChatRefused("not_allowed", _("Only members can mute the chat."))
+    if mute:
+        ChatMute.objects.get_or_create(table_id=table_id, member_id=user_id, muted=None)
+    else:
+        ChatMute.objects.filter(table_id=table_id, member_id=user_id, muted__isnull=True).delete()
+    return selectors.table_muted_frame(mute)
+
+
 def mute(*, table_id: int, user_id: int | None, username: str, mute: bool) -> dict[str, object]:
     """The viewer mutes (or unmutes) ``username``'s lines at this table."""
     if user_id is None:
@@ -135,14 +150,34 @@ def mute(*, table_id: int, user_id: int | None, username: str, mute: bool) -> di
     return {"type": "chat_muted", "user": other.get_username(), "mute": mute}
 
 
+def mute_in_tournament(*, tournament_id: int, member: User, muted: User, mute: bool) -> ChatMute | None:
+    """``member`` mutes (or unmutes) ``muted``'s lines in the tournament's
+    chat: none of them, past or coming, is shown to them there (the
+    tournament's page, ``selectors.tournament_lines``). Only a member who
+    wrote in that chat can be muted there."""
+    if muted.pk == member.pk:
+        raise CommunityError(_("There is no such member to mute."))
+    if not mute:
+        ChatMute.objects.filter(tournament_id=tournament_id, member=member, muted=muted).delete()
+        return None
+    if not ChatLine.objects.filter(tournament_id=tournament_id, author=muted).exists():
+        raise CommunityError(_("There is no such member to mute."))
+    row, _created = ChatMute.objects.get_or_create(tournament_id=tournament_id, member=member, muted=muted)
+    return row
+
+
 # --- Blocks ----------------------------------------------------------------------
 
 
 def block(*, blocker: User, blocked: User) -> Block:
-    """``blocker`` blocks ``blocked`` (again: no change). The blocked member is not told."""
+    """``blocker`` blocks ``blocked`` (again: no change). The blocked member is
+    not told. The blocker's pending friend request to them is withdrawn (as
+    if cancelled: they could no longer accept it); theirs to the blocker
+    stays, never shown to the blocker (``accounts.hooks.unwanted_contacts``)."""
     if blocker.pk == blocked.pk:
         raise CommunityError(_("You cannot block yourself."))
     row, _created = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    cancel_friend_request(user=blocker, other_id=blocked.pk)
     # The blocker's open table pages drop the lines of the blocked member
     # they already show; only the blocker's sockets hear of it.
     frame = selectors.chat_blocked_frame(blocked.get_username())
@@ -162,7 +197,8 @@ def report(
     chat_line_id: int | None = None,
 ) -> Report:
     """A report, its evidence attached by the site: the chat line reported,
-    the reported member's lines at that table, the game."""
+    the reported member's lines at that table, the game; for a line of a
+    tournament's chat, the tournament and their lines in its chat."""
     if reporter.pk == reported.pk:
         raise CommunityError(_("You cannot report yourself."))
     if reason not in Report.Reason.values:
@@ -187,6 +223,13 @@ def report(
         evidence["table"] = table.pk
     if game is not None:
         evidence["game"] = game.pk
+    if line is not None and line.tournament_id is not None:
+        lines = ChatLine.objects.filter(tournament_id=line.tournament_id, author=reported).order_by("-created", "-pk")
+        evidence["chat"] = [
+            {"id": item.pk, "room": item.room, "text": item.text, "at": item.created.isoformat()}
+            for item in reversed(list(lines[:EVIDENCE_LINES]))
+        ]
+        evidence["tournament"] = line.tournament_id
     return Report.objects.create(
         reporter=reporter, reported=reported, reason=reason, text=text.strip(), table=table, game=game,
         chat_line=line, evidence=evidence,
@@ -271,11 +314,16 @@ def mark_troll(
 
 @transaction.atomic
 def close_account(*, member: User, moderator: User, reason: str, report: Report | None = None) -> ModerationAction:
-    """The account deactivated: it can no longer log in (its games stay)."""
-    action = _log(member=member, moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, report=report)
-    member.is_active = False
-    member.save(update_fields=["is_active"])
-    return action
+    """The account deactivated: it can no longer log in, and it leaves the
+    queues, its waiting tables, its invitations and the tournaments not over
+    (``accounts.services.deactivate_account``); nothing of it is erased, unlike
+    the member's own closing (docs/moderation.md). Refused, nothing logged,
+    if an app gives a reason; an account already closed is only logged."""
+    try:
+        deactivate_account(member=member)
+    except ClosingError as error:
+        raise CommunityError("; ".join(error.reasons)) from None
+    return _log(member=member, moderator=moderator, kind=ModerationAction.Kind.CLOSE, reason=reason, report=report)
 
 
 @transaction.atomic

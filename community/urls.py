@@ -9,4 +9,5 @@ urlpatterns = [
     path("u/<str:username>/block/", views.block, name="block"),
     path("u/<str:username>/unblock/", views.unblock, name="unblock"),
     path("u/<str:username>/report/", views.report, name="report"),
+    path("u/<str:username>/mute/", views.mute, name="mute"),
 ]

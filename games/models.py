@@ -83,6 +83,11 @@ class Seat(models.Model):
     # Stored display name: the username for members; "" for guests and
     # computers, whose names are translated when shown (games.play.selectors).
     name = models.CharField(max_length=150, blank=True, default="")
+    # A bot account's seat (docs/api.md): its name is marked wherever it shows.
+    # Set when a member takes the seat, from the apps above (games.signals.
+    # member_bots: the flag is the members' app's); an account becomes a bot only
+    # before its first seat, so the flag never changes after.
+    bot = models.BooleanField(default=False)
     # One game at a time (games.play.services.seats): True while this seat is its
     # member's game, a seat at a live table with other people or open seats
     # (not a computer table). At most one per member: a partial unique index.

@@ -29,6 +29,11 @@ table_socket_closed = Signal()
 # (None for a guest). The members' app counts it against the member.
 seat_abandoned = Signal()
 
+# Which members are bot accounts (the flag belongs to the members' app above):
+# asked when members take seats, to store ``Seat.bot``. Arguments: user_ids (a
+# list). Each receiver returns a set of the ids that are bots; their union counts.
+member_bots = Signal()
+
 # The table page asks the apps above for panels to show on it (the lobby
 # shows a room table's stake, payouts and the players' levels). Arguments:
 # request, table. Each receiver returns rendered HTML (safe) or "".
@@ -77,8 +82,9 @@ table_chat = Signal()
 # ``chat`` frames (a socket's catch-up). Arguments: table_id, seat, user_id.
 table_chat_history = Signal()
 # ``table_chat_mute``: the viewer mutes (or unmutes) a member's lines at this
-# table, or, with ``everyone=True`` (username ""), the whole chat. Arguments:
-# table_id, user_id, username, mute, everyone. A receiver returns the frame to
+# table, or, with ``everyone=True`` (username ""), the whole chat, or, with
+# ``here=True`` (username ""), this table's whole chat. Arguments: table_id,
+# user_id, username, mute, everyone, here. A receiver returns the frame to
 # send back, or raises ``ChatRefused``. A ``chat_muted`` frame with
 # ``"all": true`` (that answer, or the first of a catch-up) turns the socket's
 # delivery of lines off or on.
@@ -90,7 +96,8 @@ class ChatDelivery:
     """A stored chat line and who sees it: ``frame`` (the ``chat`` frame),
     ``room`` ("players": the seats' groups, "spectators": the watchers'),
     ``author_id``; ``only_author``: a line the others never see (a troll's);
-    ``hidden_from``: the members who muted or blocked its author."""
+    ``hidden_from``: the members who muted or blocked its author, or muted
+    this table's whole chat."""
 
     frame: dict[str, Any]
     room: str

@@ -19,6 +19,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import UTC
+from functools import partial
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -59,16 +60,15 @@ class LobbyConsumer(JsonSocket):
         periodic.start_in_process_loop()
         await self.send_json(await database_sync_to_async(selectors.counts)())
         if self.user_id is not None:
-            table = await database_sync_to_async(selectors.table_to_resume)(self.user_id)
-            if table is not None:
-                await self.send_json({**selectors.matched_frame(table), "resume": True})
+            frame = await database_sync_to_async(selectors.resume_frame)(self.user_id)
+            if frame is not None:
+                await self.send_json(frame)
 
     async def cleanup(self) -> None:
         """Leave the groups, the queue (if this socket queued) and the
         presence rows, each step even if another failed."""
         steps: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
-            (group, lambda group=group: self.channel_layer.group_discard(group, self.channel_name))
-            for group in self._groups
+            (group, partial(self.channel_layer.group_discard, group, self.channel_name)) for group in self._groups
         ]
         if self.user_id is not None:
             user_id = self.user_id
@@ -183,10 +183,12 @@ class LobbyConsumer(JsonSocket):
         await database_sync_to_async(room_tables.run_room_matcher)()
 
     def _join_room(self, room: str, mode: str) -> QueueEntry:
+        assert self.user_id is not None  # a guest was refused before (handle_queue)
         user = get_user_model().objects.get(pk=self.user_id)
         return room_tables.join_room_queue(user=user, room=room, mode=mode, channel_name=self.channel_name)
 
     def _join(self, mode: str) -> QueueEntry:
+        assert self.user_id is not None  # a guest was refused before (handle_queue)
         user = get_user_model().objects.get(pk=self.user_id)
         return services.join_queue(user=user, mode=mode, channel_name=self.channel_name)
 

@@ -37,6 +37,7 @@ from django.utils.translation import ngettext
 
 from accounts.ratings import ranks_from_scores
 from accounts.selectors import QueueBan, display_rating_of, is_bot, queue_ban
+from community.selectors import block_pairs
 from games.live import broadcast as table_broadcast
 from games.models import Game, Seat, Table
 from games.play import selectors as game_selectors
@@ -541,7 +542,8 @@ def _match_room(room: str, mode_key: str, *, now: datetime | None) -> list[Table
         moment = now or timezone.now()
         tickets = [Ticket(e.user_id, e.rating, (moment - e.joined_at).total_seconds()) for e in entries.values()]
         rng = random.SystemRandom()
-        for group in pair_tickets(tickets, mode.players):
+        # Members who blocked one another are kept apart while others wait.
+        for group in pair_tickets(tickets, mode.players, avoid=block_pairs(entries)):
             users = [entries[t.user_id].user for t in seat_order(group, teams=mode.teams, rng=rng)]
             try:
                 with transaction.atomic():

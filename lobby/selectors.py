@@ -18,7 +18,7 @@ from games.live.presence import live_presence
 from games.models import Game, Seat, Table
 from games.play.modes import MODE_KEYS, RANKED_MODES
 from games.play.selectors import current_table, game_state, seat_names
-from lobby import rooms
+from lobby import hooks, rooms
 from lobby.models import ChipEntry, ChipWallet, Invitation, QueueEntry, RoomTable
 
 
@@ -60,8 +60,10 @@ def table_to_resume(user_id: int) -> Table | None:
     their room game being played (a room table still waiting for players is
     not a game yet: they may browse the rooms while it waits). Private and
     computer tables are left out: nothing ends a game against computers that
-    its player abandoned, so it would send them back to it for ever."""
-    return (
+    its player abandoned, so it would send them back to it for ever; but the
+    apps above may name one whose end is sure (``hooks.resumable_table``: a
+    tournament's table). The newest of these."""
+    found = (
         Table.objects.filter(seats__user_id=user_id)
         .filter(
             Q(kind=Table.Kind.RANKED, status__in=[Table.Status.WAITING, Table.Status.PLAYING])
@@ -70,6 +72,11 @@ def table_to_resume(user_id: int) -> Table | None:
         .order_by("-created_at")
         .first()
     )
+    tables = [found] if found is not None else []
+    for _receiver, table in hooks.resumable_table.send(sender=None, user_id=user_id):
+        if isinstance(table, Table):
+            tables.append(table)
+    return max(tables, key=lambda table: (table.created_at, table.pk), default=None)
 
 
 def table_address(table: Table) -> str:
@@ -91,12 +98,25 @@ def game_in_progress(user_id: int) -> Table | None:
 
 
 def matched_frame(table: Table) -> dict[str, Any]:
-    return {
+    """The ``matched`` frame of ``table``, with what the apps above add to it
+    (``lobby.hooks.matched_frame_parts``: a tournament's table names its tournament)."""
+    frame: dict[str, Any] = {
         "type": "matched",
         "table": table.pk,
         "url": reverse("games:table", args=[table.pk]),
         "mode": table.mode,
     }
+    for _receiver, part in hooks.matched_frame_parts.send(sender=None, table=table):
+        if isinstance(part, dict):
+            frame.update(part)
+    return frame
+
+
+def resume_frame(user_id: int) -> dict[str, Any] | None:
+    """The frame the lobby socket sends a member on connect: the ``matched``
+    frame of ``table_to_resume`` with ``"resume": true``, or None."""
+    table = table_to_resume(user_id)
+    return None if table is None else {**matched_frame(table), "resume": True}
 
 
 @dataclass(frozen=True)
@@ -110,6 +130,13 @@ class LiveTable:
     # Public facts for the list's small preview: the line (its last tiles) and the scores.
     line: list[list[int]] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
+    # By seat, as ``players``: the seats of bot accounts (their names are marked).
+    bots: list[bool] = field(default_factory=list)
+
+    @property
+    def seats(self) -> list[tuple[str, bool]]:
+        """Each player's name and whether a bot account plays it, in seat order."""
+        return list(zip(self.players, self.bots or [False] * len(self.players), strict=True))
 
 
 def live_tables(*, limit: int = 50) -> list[LiveTable]:
@@ -156,6 +183,7 @@ def live_tables(*, limit: int = 50) -> list[LiveTable]:
                 kind=table.kind,
                 label=str(mode.label) if mode else str(table.get_kind_display()),
                 players=list(names.values()),
+                bots=[seat.bot for seat in seats.get(table.pk, [])],
                 **_preview(game),
                 spectators=watchers.get(table.pk, 0),
                 started_at=None if game is None else game.started_at,

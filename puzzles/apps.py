@@ -7,4 +7,7 @@ class PuzzlesConfig(AppConfig):
     verbose_name = "Puzzles"
 
     def ready(self) -> None:
-        from puzzles import receivers  # noqa: F401  (connects the hooks of games)
+        from puzzles import (
+            receivers,  # noqa: F401  (connects the hooks of games)
+            tasks,  # noqa: F401  (registers the task that puzzles.jobs queues by name)
+        )

@@ -4,19 +4,21 @@ self-play games that feed a young site, and the answers (with the ratings)."""
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 
 from accounts.ratings import Skill, display_rating, rate_match
-from games.engine import PRESETS, State
+from games.engine import PRESETS, Rules, State
+from games.fairplay.fairness import is_published
 from games.models import Game, Table
 from games.play import selectors as game_selectors
 from games.play import services as table_services
-from games.play.locks import try_lock
 from puzzles import generator, inference, selectors
 from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
 
@@ -52,16 +54,28 @@ def seen_position(state: State, seat: int) -> dict[str, Any]:
     }
 
 
+def searchable(game: Game) -> bool:
+    """Whether a game's positions may become puzzles: a game of a public table
+    whose deal is published (``is_published``: over, its table finished, not
+    sealed while other tables of a duplicate round still play the same deal),
+    so that anyone can rebuild the position from its replay."""
+    return game.table.public and not game.aborted and is_published(game)
+
+
 def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) -> list[Puzzle]:
     """Search one finished game for puzzles, once: the puzzles it gives are
     written with a ``SearchedGame`` row (a second call finds the row and
-    writes nothing). Aborted and unfinished games give none."""
+    writes nothing). Aborted games and those of private tables give none
+    (and are marked searched); a game whose deal is not published yet
+    (unfinished, its table still playing, sealed) is left for later."""
     if SearchedGame.objects.filter(game=game).exists():
+        return []
+    if game.table.public and not game.aborted and not is_published(game):
         return []
     found: list[generator.Found] = []
     inferred: list[inference.Inferred] = []
     states: dict[int, State] = {}
-    if game.finished and not game.aborted:
+    if searchable(game):
         for move, state in game_selectors.iter_states(game):
             states[move.seq if move is not None else 0] = state
         found = generator.find_puzzles(states.items(), node_budget)
@@ -119,35 +133,65 @@ def search_game(game: Game, node_budget: int = generator.DEFAULT_NODE_BUDGET) ->
     return made
 
 
+# The games to search now: a private table's or an aborted one (marked searched
+# with none), or a public table's whose deal is published (``is_published``).
+READY = Q(table__public=False) | Q(result__aborted=True) | Q(
+    table__status=Table.Status.FINISHED, sealed=False, state__isnull=False
+)
+
+
 def games_to_search(limit: int) -> list[Game]:
+    """Finished games not searched yet, oldest first: a sealed game (a duplicate
+    round's, other tables still playing its deal) waits until it is unsealed."""
     return list(
-        Game.objects.filter(finished_at__isnull=False, puzzle_search__isnull=True)
+        Game.objects.filter(READY, finished_at__isnull=False, puzzle_search__isnull=True)
         .select_related("table")
         .order_by("finished_at", "id")[:limit]
     )
 
 
-def search_finished_games(limit: int = 2, node_budget: int = generator.DEFAULT_NODE_BUDGET) -> int:
-    """The periodic job: search up to ``limit`` finished games not searched
-    yet (oldest first), one process at a time. Returns the puzzles made."""
+SEARCH_LOCK = "puzzles:search"
+
+
+def search_finished_games(
+    limit: int = 2, node_budget: int = generator.DEFAULT_NODE_BUDGET, *, seconds: float | None = None
+) -> int:
+    """The periodic search (``puzzles.tasks.search_puzzles``): up to ``limit``
+    finished games not searched yet (oldest first), one process at a time
+    (a lock in the cache; another search finds it taken and returns 0). With
+    ``seconds``, no game is begun once they are over (the first always is;
+    a game begun is searched whole: generation stays deterministic). Each
+    game's puzzles are written in a short transaction of their own. Returns
+    the puzzles made."""
+    if not cache.add(SEARCH_LOCK, 1, timeout=int(seconds or 600) + 600):
+        return 0
     made = 0
-    with transaction.atomic():
-        if not try_lock("puzzles.search"):
-            return 0
-        for game in games_to_search(limit):
+    start = time.monotonic()
+    try:
+        for n, game in enumerate(games_to_search(limit)):
+            if n and seconds is not None and time.monotonic() - start >= seconds:
+                break
             made += len(search_game(game, node_budget))
+    finally:
+        cache.delete(SEARCH_LOCK)
     return made
 
 
 def play_computer_games(
-    count: int, *, preset: str = "duel-block", level: str = "easy", seed: str = "puzzles"
+    count: int,
+    *,
+    preset: str = "duel-block",
+    level: str = "easy",
+    seed: str = "puzzles",
+    rules: Rules | None = None,
 ) -> list[Game]:
-    """Play ``count`` whole games between computers at public tables, dealt
+    """Play ``count`` whole games between computers at public tables (the
+    preset's rules, or ``rules``: a table's choices of it, ``rules_for``), dealt
     from the server seeds ``f"{seed}-{n}"`` for n = 0, 1, ... (a seed that
     dealt a game already is passed over: a seed deals one game; the same seed
     gives the same game), through the table services: their replays are published
     like any other game's, so a puzzle from them can be checked by anyone."""
-    rules = PRESETS[preset]
+    rules = rules or PRESETS[preset]
     games: list[Game] = []
     n = 0
     while len(games) < count:
@@ -208,8 +252,8 @@ def parse_play(puzzle: Puzzle, tile: str, end: str) -> tuple[list[int], str]:
 
 
 def parse_tiles(puzzle: Puzzle, tiles: str) -> list[list[int]]:
-    """An inference answer: the tiles chosen (``"a-b a-b ..."``, none at all
-    allowed), each among the position's unseen tiles, or ``BadAnswer``."""
+    """An inference answer: the tiles chosen (``"a-b a-b ..."``), each among
+    the position's unseen tiles, or ``BadAnswer``."""
     assert puzzle.inference is not None
     unseen = {tuple(tile) for tile in puzzle.inference["unseen"]}
     chosen: set[tuple[int, int]] = set()
@@ -240,18 +284,26 @@ def answer(
     end: str,
     tiles: str = "",
 ) -> Answer:
-    """Record an answer (an inference puzzle's is ``tiles``, right when it is
-    exactly the tiles the opponent may hold). A member's first answer to a
+    """Record an answer (an inference puzzle's is ``tiles``, at least one,
+    right when it is exactly the tiles the opponent may hold; a play
+    puzzle's is ``tile`` and ``end``; an answer of the other family's shape
+    is a ``BadAnswer``, and nothing is written). A member's first answer to a
     puzzle moves their puzzle rating and the puzzle's (OpenSkill: a win for
     whoever was right); later answers and guests' answers count in the
     puzzle's figures only."""
     given: list[Any]
     if puzzle.kind == Puzzle.Kind.INFER:
+        if tile or end:
+            raise BadAnswer("this puzzle asks for tiles, not a play")
         given = parse_tiles(puzzle, tiles)
+        if not given:
+            raise BadAnswer("no tile chosen")
         end = ""
         assert puzzle.inference is not None
         correct = given == sorted(list(tile) for tile in puzzle.inference["possible"])
     else:
+        if tiles:
+            raise BadAnswer("this puzzle asks for a play, not tiles")
         pair, end = parse_play(puzzle, tile, end)
         given = pair
         correct = is_solution(puzzle, pair, end)

@@ -237,6 +237,12 @@ def _bad_answer(reason: str) -> str:
         return _("A tile's numbers go from 0 to 6.")
     if reason.startswith("end must"):
         return _("Choose the left or the right end.")
+    if reason.startswith("this puzzle asks for tiles"):
+        return _("This puzzle asks which tiles the opponent may hold: choose tiles, not a play.")
+    if reason.startswith("this puzzle asks for a play"):
+        return _("This puzzle asks for a play: choose a tile and an end.")
+    if reason.startswith("no tile chosen"):
+        return _("Choose at least one tile.")
     if reason.startswith("that tile is not one"):
         return _("Choose only among the tiles you cannot see.")
     return _("That tile cannot be played on that end in this position.")

@@ -98,8 +98,8 @@ class Variant:
     """A preset as the guide shows it."""
 
     preset: str
-    name: Promise
-    summary: Promise
+    name: Promise | str
+    summary: Promise | str
     rules: Rules
     options: PresetOptions
     facts: tuple[Fact, ...]

@@ -24,3 +24,13 @@ def test_both_paths_are_printed_side_by_side_with_the_same_search(capsys: pytest
 
 def test_make_bench_runs_it() -> None:
     assert "ai_core.py" in run_all.ORDER
+
+
+def test_the_versions_of_hard_are_measured_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    from games.ai.hard import VERSION_OPTIONS
+
+    assert ai_core.main(["--versions", "--positions", "2", "--hints", "2", "--fixed-deals", "40"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in VERSION_OPTIONS]
+    assert [row[0] for row in rows] == sorted(VERSION_OPTIONS)
+    assert all(float(row[1]) > 0 for row in rows)  # the CPU of a deal

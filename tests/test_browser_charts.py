@@ -1,6 +1,7 @@
 """The charts (static/js/charts.js over the vendored uPlot, docs/charts.md) in
 headless Chromium, on a phone in French and a desktop in English: the profile's
-ratings, chips, level and puzzle rating, and the replay's review, each drawn
+ratings, chips, level, puzzle rating and results by variant (stacked bars),
+and the replay's review, each drawn
 with as many points as its data (the JSON in the page) and the database hold,
 each with its text alternative, no serious accessibility violation; a chosen
 point of the review opens its position on the replay, as its mistake's link does."""
@@ -57,11 +58,14 @@ for n in range(2):
     game_services.resign(game_id=game.pk, seat=n)
     account_services.rate_finished_game(game_id=game.pk)
 seqs = [seq for seq, _seat in plays]
-moves = [
-    {{"seq": seq, "seat": seat, "round": 1, "played": {{"type": "pass"}}, "best": {{"type": "pass"}}, "agrees": cost == 0,
-     "cost": cost, "mistake": cost >= 2, "options": []}}
-    for (seq, seat), cost in zip(plays, (0.0, 5.5, 1.0))
-]
+def decision(seq, seat, cost):
+    best = {{"type": "play", "seat": seat, "tile": [6, 6], "end": "left"}}
+    played = {{"type": "pass", "seat": seat}}
+    return {{"seq": seq, "seat": seat, "round": 1, "played": played, "best": best, "agrees": cost == 0,
+            "cost": cost, "mistake": cost >= 2,
+            "options": [{{"action": best, "points": 8.0, "wins": 0.6}}, {{"action": played, "points": 8.0 - cost, "wins": 0.4}}]}}
+# Each decision is two points of the chart: the points expected after the best choice and after the move played.
+moves = [decision(seq, seat, cost) for (seq, seat), cost in zip(plays, (0.0, 5.5, 1.0))]
 GameReview.objects.update_or_create(game=first, defaults={{
     "status": GameReview.Status.READY, "data": {{"moves": moves, "biggest": [seqs[1]], "summary": {{}}}}}})
 for amount, xp in ((40, 30), (-15, 30)):
@@ -80,8 +84,10 @@ SCREENS = [({"viewport": PHONE, "is_mobile": True, "has_touch": True, "locale": 
            ({"viewport": DESKTOP, "locale": "en-GB"}, "en")]
 
 CAPTIONS = {
-    "en": {"rating": "over 3 rated games", "chips": "now (3 entries)", "review": "each of 3 choices"},
-    "fr": {"rating": "en 3 parties classées", "chips": "maintenant (3 opérations)", "review": "chacun des 3 choix"},
+    "en": {"rating": "over 3 rated games", "chips": "now (3 entries)", "review": "each of 3 choices",
+           "results": "The wins, draws and losses in 1 variant"},
+    "fr": {"rating": "en 3 parties classées", "chips": "maintenant (3 opérations)", "review": "chacun des 3 choix",
+           "results": "Les victoires, nuls et défaites dans 1 variante"},
 }
 
 
@@ -121,11 +127,15 @@ def test_the_profile_draws_every_chart_with_its_points(new_context, site_server,
     chips = drawn(page, "[data-chips-chart]")
     level = drawn(page, "[data-level-chart]")
     puzzles = drawn(page, "[data-puzzle-rating-chart]")
+    # The results by variant: one bar (duels) of wins, draws and losses stacked.
+    results = drawn(page, "[data-results-chart]")
     assert (rating["points"], rating["in_json"]) == (3, 3)
     assert (chips["points"], chips["in_json"]) == (member["entries"], member["entries"]) == (3, 3)
     assert level["points"] == 3
     assert puzzles["points"] == puzzles["in_json"] == member["puzzles"] == 2
-    assert all(chart["canvas"] for chart in (rating, chips, level, puzzles))
+    assert results["points"] == results["in_json"] == 3
+    assert all(chart["canvas"] for chart in (rating, chips, level, puzzles, results))
+    assert CAPTIONS[language]["results"] in results["caption"]
     assert CAPTIONS[language]["rating"] in rating["caption"]
     assert CAPTIONS[language]["chips"] in chips["caption"]
     if options["viewport"] == PHONE:  # nothing wider than the phone's screen
@@ -141,7 +151,7 @@ def test_the_review_chart_marks_the_mistake_and_opens_its_position(new_context, 
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(f"{site_server.url}/table/{member['table']}/replay/")
     review = drawn(page, "[data-review-chart]")
-    assert (review["points"], review["in_json"], review["marks"]) == (3, 3, 1)
+    assert (review["points"], review["in_json"], review["marks"]) == (6, 6, 1)
     assert review["canvas"]
     assert CAPTIONS[language]["review"] in review["caption"]
     # The mistake's link opens its position: the chart's marked point does the same.

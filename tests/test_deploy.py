@@ -312,6 +312,7 @@ def test_every_task_route_names_a_real_task_and_the_lobby_tick_has_its_own_queue
     assert queue_of("lobby.tasks.lobby_tick") == "periodic"
     assert queue_of("games.tasks.compute_ai_move") == "celery"
     assert queue_of("games.tasks.review_game") == "reviews"
+    assert queue_of("puzzles.tasks.search_puzzles") == "reviews"
     # Every queue has its worker in the Procfile.
     procfile = (ROOT / "Procfile").read_text()
     for queue in ("celery", "reviews", "periodic"):

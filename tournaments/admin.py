@@ -24,6 +24,7 @@ class ScheduleForm(forms.ModelForm):  # type: ignore[type-arg]
             "mode",
             "format",
             "minutes",
+            "rounds",
             "rated",
             "weekday",
             "hour",
@@ -37,15 +38,32 @@ class ScheduleForm(forms.ModelForm):  # type: ignore[type-arg]
         if {"format", "mode", "minutes"} <= cleaned.keys():
             try:
                 services.check_settings(
-                    format=cleaned["format"], mode=cleaned["mode"], minutes=cleaned["minutes"]
+                    format=cleaned["format"],
+                    mode=cleaned["mode"],
+                    minutes=cleaned["minutes"],
+                    rounds=cleaned.get("rounds") or 0,
                 )
             except services.TournamentError as error:
                 raise forms.ValidationError(str(error)) from None
+            if cleaned["format"] != Tournament.Format.DUPLICATE:
+                cleaned["rounds"] = 0  # an arena has no rounds
         return cleaned
 
 
 @admin.register(Schedule)
 class ScheduleAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = ScheduleForm
-    list_display = ("name", "cadence", "mode", "format", "minutes", "rated", "weekday", "hour", "minute", "active")
+    list_display = (
+        "name",
+        "cadence",
+        "mode",
+        "format",
+        "minutes",
+        "rounds",
+        "rated",
+        "weekday",
+        "hour",
+        "minute",
+        "active",
+    )
     list_filter = ("cadence", "mode", "active")

@@ -122,6 +122,8 @@ def start_round(*, tournament: Tournament, round: Round, now: datetime) -> list[
                         public=False,
                         mode=spec.key if rated else "",
                         round_seed=round.seed,
+                        # One game at a time even against the computer (one person).
+                        hold_seats=True,
                     )
                     game = TournamentGame.objects.create(
                         tournament=tournament,
@@ -315,6 +317,28 @@ def rounds(tournament: Tournament) -> list[RoundView]:
             )
         )
     return views
+
+
+@dataclass(frozen=True)
+class RoundCountdown:
+    number: int
+    to: str  # "start" or "end"
+    seconds: int
+
+
+def round_countdown(views: list[RoundView], now: datetime) -> RoundCountdown | None:
+    """What the page counts down to in a duplicate tournament: the end of the
+    round being played (the earliest one still within its time), else the
+    start of the next round to come (0 once its time has come, until the tick
+    starts it); None when neither (the last round in its grace, or all over)."""
+    playing = [view for view in views if view.status == "playing" and view.ends_at > now]
+    if playing:
+        view = min(playing, key=lambda view: view.ends_at)
+        return RoundCountdown(view.number, "end", int((view.ends_at - now).total_seconds()))
+    coming = next((view for view in views if view.status == "coming"), None)
+    if coming is not None:
+        return RoundCountdown(coming.number, "start", max(0, int((coming.starts_at - now).total_seconds())))
+    return None
 
 
 def current_round(views: list[RoundView]) -> RoundView | None:

@@ -22,7 +22,10 @@ class Schedule(models.Model):
     name = models.CharField(_("name"), max_length=80)
     mode = models.CharField(_("mode"), max_length=32)
     format = models.CharField(_("format"), max_length=16, default="arena")
+    # An arena's length, or each duplicate round's.
     minutes = models.PositiveSmallIntegerField(_("length in minutes"))
+    # A duplicate tournament's number of rounds (0 for an arena).
+    rounds = models.PositiveSmallIntegerField(_("rounds (duplicate)"), default=0)
     rated = models.BooleanField(_("rated"), default=True)
     cadence = models.CharField(_("cadence"), max_length=8, choices=Cadence.choices)
     minute = models.PositiveSmallIntegerField(_("minute (UTC)"), default=0)

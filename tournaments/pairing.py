@@ -8,17 +8,23 @@ with the distance between the two in the standings, and a rematch with one's
 last opponent weighs less than any other pair, so that it is chosen only when
 nobody else is free to avoid it. A large wave is matched in windows of
 ``WINDOW`` neighbours in the standings (the one left over of a window moves on
-to the next), each player linked to the ``NEAR`` nearest on either side; a
-window whose neighbours in the standings (1-2, 3-4, ...) include no rematch
-is that pairing, the best one, without running the matching.
+to the next; a remainder too short for two pairs joins the last window),
+each player linked to the ``NEAR`` nearest on either side; a window whose
+neighbours in the standings (1-2, 3-4, ...) include no rematch is that
+pairing, the best one, without running the matching. A rematch a window
+could not avoid (its players had nobody else in it) is then matched again
+with the nearest players of the whole wave who may meet them (``_repair``),
+so that the wave has the fewest rematches possible.
 
 Four-player tables (``group_wave``, in windows of ``TABLE_WINDOW``): the
 same matching pairs the window's players, then a second matching pairs those
 pairs into tables (a table's weight falls with its spread in the standings
 and, far more, with each two of its players who sat at the same last table);
 then any swap of two players between two tables of the window (or with one
-left out) that removes a rematch is made, until none does. All but at most
-three players are seated. Grouping into tables of four is a hard problem in
+left out) that removes a rematch is made, until none does, and the same
+across the windows of the wave when one left a rematch. All but at most
+three players are seated; a remainder too short for two tables joins the
+last window. Grouping into tables of four is a hard problem in
 general (a three-dimensional matching): these two matchings and the swaps are
 a heuristic (a larger window ends with no swap that would remove a rematch,
 not always with the fewest), and a window of at most ``EXACT_TABLES``
@@ -30,8 +36,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+# networkx is imported where a matching is made, not here: this module is loaded by
+# every web process as it starts (through tournaments.services), and networkx's
+# import costs 0.2 s of its CPU (docs/performance.md, "A web process's start").
 
 WINDOW = 24
 """Players matched together at most (neighbours in the standings)."""
@@ -40,6 +51,9 @@ NEAR = 4
 ``NEAR`` nearest on either side only (a sparse graph: a wave of 500 is matched
 in a few tens of milliseconds); a smaller window is matched whole."""
 EXACT = 12
+REPAIR = 4
+"""A rematch left by a window is matched again with this many players nearest
+in the standings that each of the two may meet (and their partners)."""
 TABLE = 4
 TABLE_WINDOW = 16
 """Players grouped together at most into tables of four (four tables)."""
@@ -73,8 +87,10 @@ Matcher = Callable[[Sequence[Free]], tuple[list[list[Free]], list[Free]]]
 
 def _windows(free: Sequence[Free], window: int, size: int, match: Matcher) -> list[list[Free]]:
     """Run ``match`` over windows of neighbours in the standings; the ones a
-    window leaves out move on to the next (the last window takes all that
-    remain, so that nobody waits for lack of a neighbour)."""
+    window leaves out move on to the next. The last window takes all that
+    remain, and a remainder too short for two groups (a last window of a
+    single pair or table could only seat its players together, even when
+    they just played each other) is folded into the window before it."""
     if window < size:
         raise ValueError(f"a window holds at least {size} players")
     players = [item.player for item in free]
@@ -88,7 +104,7 @@ def _windows(free: Sequence[Free], window: int, size: int, match: Matcher) -> li
         take = max(window - len(carried), 1)
         chunk = carried + ordered[start : start + take]
         start += take
-        if len(ordered) - start < size:
+        if len(ordered) - start < 2 * size:
             chunk += ordered[start:]
             start = len(ordered)
         found, carried = match(chunk)
@@ -96,8 +112,9 @@ def _windows(free: Sequence[Free], window: int, size: int, match: Matcher) -> li
     return groups
 
 
-def _pairs(window: Sequence[Free]) -> tuple[list[tuple[int, int]], list[int]]:
-    """The pairs (indices into ``window``, sorted by rank) and who is left out (at most one)."""
+def _pairs(window: Sequence[Free], *, whole: bool = False) -> tuple[list[tuple[int, int]], list[int]]:
+    """The pairs (indices into ``window``, sorted by rank) and who is left
+    out (at most one); ``whole``: every pair of the window is an edge."""
     size = len(window)
     if size < 2:
         return [], list(range(size))
@@ -106,7 +123,9 @@ def _pairs(window: Sequence[Free]) -> tuple[list[tuple[int, int]], list[int]]:
         # Neighbours in the standings, none of whom just met: the heaviest matching.
         return neighbours, [size - 1] if size % 2 else []
     spread = window[-1].rank - window[0].rank + 1
-    near = size if size <= EXACT else NEAR
+    near = size if whole or size <= EXACT else NEAR
+    import networkx as nx
+
     graph: nx.Graph[int] = nx.Graph()
     for i in range(size):
         for j in range(i + 1, min(size, i + near + 1)):
@@ -125,9 +144,65 @@ def _match_pairs(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]:
     return [[window[i], window[j]] for i, j in pairs], [window[i] for i in left]
 
 
+def _others(free: Sequence[Free]) -> dict[int, set[int]]:
+    """Player -> the players of the wave they may not meet without a rematch."""
+    present = {item.player for item in free}
+    others: dict[int, set[int]] = {item.player: set() for item in free}
+    for item in free:
+        if item.last_opponent in present and item.last_opponent != item.player:
+            others[item.player].add(item.last_opponent)
+            others[item.last_opponent].add(item.player)
+    return others
+
+
+def _repair(free: Sequence[Free], pairs: list[tuple[Free, Free]]) -> list[tuple[Free, Free]]:
+    """Across the windows: each rematch a window left (its players had nobody
+    else in it) is matched again with the one left out of the wave and, for
+    each of the two, the ``REPAIR`` nearest players in the standings they may
+    meet, with those players' partners (the matching of ``_pairs``, every
+    pair an edge: a few tens of players)."""
+    if not any(rematch(a, b) for a, b in pairs):
+        return pairs
+    ordered = sorted(free, key=lambda item: (item.rank, item.player))
+    position = {item.player: index for index, item in enumerate(ordered)}
+    others = _others(free)
+    partner: dict[int, Free] = {}
+    for a, b in pairs:
+        partner[a.player], partner[b.player] = b, a
+    for a, b in list(pairs):
+        if partner.get(a.player) != b or not rematch(a, b):
+            continue  # re-paired already by an earlier repair
+        pool = {item.player: item for item in ordered if item.player not in partner}
+        for item in (a, b):
+            pool[item.player] = item
+            found, step = 0, 1
+            start = position[item.player]
+            while found < REPAIR and (start - step >= 0 or start + step < len(ordered)):
+                for index in (start - step, start + step):
+                    if 0 <= index < len(ordered) and found < REPAIR:
+                        other = ordered[index]
+                        if other.player not in others[item.player] and other.player not in (a.player, b.player):
+                            found += 1
+                            pool[other.player] = other
+                            if other.player in partner:
+                                mate = partner[other.player]
+                                pool[mate.player] = mate
+                step += 1
+        window = sorted(pool.values(), key=lambda item: (item.rank, item.player))
+        for item in window:
+            partner.pop(item.player, None)
+        found_pairs, _left = _pairs(window, whole=True)
+        for i, j in found_pairs:
+            partner[window[i].player], partner[window[j].player] = window[j], window[i]
+    repaired = [(item, partner[item.player]) for item in ordered if item.player in partner]
+    return [(x, y) for x, y in repaired if position[x.player] < position[y.player]]
+
+
 def pair_wave(free: Sequence[Free], *, window: int = WINDOW) -> list[tuple[Free, Free]]:
-    """The pairs of a wave: no player twice, all but at most one paired."""
-    return [(a, b) for a, b in _windows(free, window, 2, _match_pairs)]
+    """The pairs of a wave: no player twice, all but at most one paired, and
+    the fewest rematches (``_repair`` after the windows)."""
+    pairs = [(a, b) for a, b in _windows(free, window, 2, _match_pairs)]
+    return _repair(free, pairs)
 
 
 def rematches(table: Sequence[Free]) -> int:
@@ -143,22 +218,24 @@ def _improve(tables: list[list[Free]], *, spare: bool) -> None:
     def cost(index: int, table: list[Free]) -> int:
         return 0 if index == last else rematches(table)
 
+    costs = [cost(index, table) for index, table in enumerate(tables)]
     improved = True
     while improved:
         improved = False
         for t1, t2 in combinations(range(len(tables)), 2):
-            first, second = tables[t1], tables[t2]
-            before = cost(t1, first) + cost(t2, second)
+            before = costs[t1] + costs[t2]
             if before == 0:
                 continue
+            first, second = tables[t1], tables[t2]
             for i in range(len(first)):
                 for j in range(len(second)):
                     a = [*first[:i], second[j], *first[i + 1 :]]
                     b = [*second[:j], first[i], *second[j + 1 :]]
-                    after = cost(t1, a) + cost(t2, b)
-                    if after < before:
+                    after_a, after_b = cost(t1, a), cost(t2, b)
+                    if after_a + after_b < before:
                         tables[t1], tables[t2] = first, second = a, b
-                        before = after
+                        costs[t1], costs[t2] = after_a, after_b
+                        before = after_a + after_b
                         improved = True
 
 
@@ -211,6 +288,8 @@ def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]
         # A rematch costs more than any spread in the standings.
         penalty = spread + 1
         near = len(pairs) if len(pairs) <= EXACT else NEAR
+        import networkx as nx
+
         graph: nx.Graph[int] = nx.Graph()
         for k, m in combinations(range(len(pairs)), 2):
             if m - k > near:
@@ -240,8 +319,20 @@ def _match_tables(window: Sequence[Free]) -> tuple[list[list[Free]], list[Free]]
 
 
 def group_wave(free: Sequence[Free], *, window: int = TABLE_WINDOW) -> list[tuple[Free, Free, Free, Free]]:
-    """The tables of four of a wave: no player twice, all but at most three seated."""
-    return [(a, b, c, d) for a, b, c, d in _windows(free, window, TABLE, _match_tables)]
+    """The tables of four of a wave: no player twice, all but at most three
+    seated; a rematch a window left is then swapped across the windows
+    (``_improve`` over the whole wave: any swap of two players between two
+    tables, or with one left out, that removes a rematch)."""
+    tables = _windows(free, window, TABLE, _match_tables)
+    if any(rematches(table) for table in tables):
+        seated = {item.player for table in tables for item in table}
+        left = [item for item in free if item.player not in seated]
+        tables.append(left)
+        _improve(tables, spare=True)
+        tables.pop()
+        for table in tables:
+            table.sort(key=lambda item: (item.rank, item.player))
+    return [(a, b, c, d) for a, b, c, d in tables]
 
 
 COMPUTER = -1
@@ -267,6 +358,8 @@ def pair_round(
     spread = len(people) + 1
     fairness = spread * spread
     fresh = (most + 2) * fairness
+    import networkx as nx
+
     graph: nx.Graph[int] = nx.Graph()
     graph.add_nodes_from(people)
     for i, first in enumerate(people):

@@ -1,8 +1,12 @@
 """Receivers of the tournaments: the periodic tick runs their job
 (``games.signals.periodic_tick``: the schedule, the starts, the waves, the
 ends), the home page shows the next tournament (``home_page_panels``), the profile
-a member's history and trophies (``accounts.hooks.profile_panels``), and a finished game is scored and its
-players paired again (``games.signals.game_finished``, after the commit)."""
+a member's history and trophies (``accounts.hooks.profile_panels``), a finished game is scored and its
+players paired again (``games.signals.game_finished``, after the commit), a
+member closing their account is withdrawn from the tournaments not over
+(``accounts.hooks.account_closing``), and the lobby's ``matched`` frame of a
+tournament's table names the tournament (``lobby.hooks.matched_frame_parts``)
+and is resent on the lobby socket's connect (``lobby.hooks.resumable_table``)."""
 
 from __future__ import annotations
 
@@ -14,12 +18,13 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from accounts.hooks import export_parts, profile_panels
+from accounts.hooks import account_closing, export_parts, profile_panels
 from games.models import Game, Table
 from games.play.modes import RANKED_MODES
 from games.signals import game_finished, home_page_panels, periodic_tick, table_page_panels
+from lobby.hooks import matched_frame_parts, resumable_table
 from tournaments import selectors, services
-from tournaments.models import Player, TournamentGame
+from tournaments.models import Player, Tournament, TournamentGame
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +46,27 @@ def next_tournament_panel(sender: Any, request: HttpRequest, **_kwargs: Any) -> 
         "seconds_left": selectors.seconds_left(tournament),
     }
     return render_to_string("tournaments/_home_panel.html", context, request=request)
+
+
+@receiver(matched_frame_parts, dispatch_uid="tournaments.matched")
+def matched_tournament(sender: Any, table: Table, **_kwargs: Any) -> dict[str, int]:
+    """A tournament's table in a lobby ``matched`` frame (the one resent on the
+    socket's connect) names its tournament, as the frames of the pairing do."""
+    tournament_id = TournamentGame.objects.filter(table_id=table.pk).values_list("tournament_id", flat=True).first()
+    return {} if tournament_id is None else {"tournament": tournament_id}
+
+
+@receiver(resumable_table, dispatch_uid="tournaments.resume")
+def tournament_table_to_resume(sender: Any, user_id: int, **_kwargs: Any) -> Table | None:
+    """The member's tournament table still being played, which the lobby
+    resends on its socket's connect like a ranked table: an unrated
+    tournament's table is a private table, which the lobby itself leaves out.
+    Its end is sure: the turn clocks, or the close of its duplicate round."""
+    return (
+        Table.objects.filter(seats__user_id=user_id, tournament_game__isnull=False, status__in=selectors.LIVE)
+        .order_by("-created_at")
+        .first()
+    )
 
 
 @receiver(table_page_panels, dispatch_uid="tournaments.table")
@@ -91,5 +117,27 @@ def score_finished_game(sender: Any, game: Game, table: Table, **_kwargs: Any) -
 
 @receiver(export_parts, dispatch_uid="tournaments.export")
 def export_tournament_data(sender: Any, member: Any, **_kwargs: Any) -> dict[str, Any]:
-    """Every tournament the member joined, with their score, games and rank."""
-    return {"tournaments": selectors.member_entries(member.pk)}
+    """Every tournament the member joined, with their score, games and rank;
+    every one they created."""
+    created = Tournament.objects.filter(created_by_id=member.pk).order_by("created_at", "pk")
+    return {
+        "tournaments": selectors.member_entries(member.pk),
+        "tournaments_created": [
+            {
+                "tournament": tournament.pk,
+                "format": tournament.format,
+                "mode": tournament.mode,
+                "starts_at": tournament.starts_at.isoformat(),
+                "status": tournament.status,
+                "private": tournament.private,
+            }
+            for tournament in created
+        ],
+    }
+
+
+@receiver(account_closing, dispatch_uid="tournaments.account_closing")
+def withdraw_closing_member(sender: Any, member: Any, **_kwargs: Any) -> list[str]:
+    # Inside the closing's transaction: undone if the closing is refused.
+    services.withdraw_everywhere(user_id=member.pk)
+    return []

@@ -9,8 +9,9 @@ from typing import Any
 from django.db import connection
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import pgettext
 
-from accounts.selectors import bot_ids
+from accounts.selectors import bot_ids, closed_ids, shown_name
 from community import selectors as community_selectors
 from games.models import Seat, Table
 from tournaments.models import GameSeat, Player, Tournament
@@ -20,13 +21,28 @@ TOP = 10
 
 
 def listed(*, now: datetime | None = None) -> dict[str, list[Tournament]]:
-    """The public tournaments: starting soon, running, recently finished."""
+    """The public tournaments: starting soon, running, recently finished (each
+    finished one with ``winner``, its first row as shown: ``shown_final``)."""
     public = Tournament.objects.filter(private=False)
+    finished = list(public.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[:20])
+    winners = shown_final([tournament.final_standings[0] for tournament in finished if tournament.final_standings])
+    first = iter(winners)
+    for tournament in finished:
+        tournament.winner = next(first) if tournament.final_standings else None  # type: ignore[attr-defined]
     return {
         "created": list(public.filter(status=Tournament.Status.CREATED).order_by("starts_at")[:20]),
         "started": list(public.filter(status=Tournament.Status.STARTED).order_by("ends_at")[:20]),
-        "finished": list(public.filter(status=Tournament.Status.FINISHED).order_by("-finished_at")[:20]),
+        "finished": finished,
     }
+
+
+def shown_final(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of frozen final standings as the pages show them: a closed
+    account's name (stored when the tournament ended) replaced by "Closed
+    account" (accounts.selectors.shown_name)."""
+    closed = closed_ids(row.get("user_id") for row in rows)
+    closed_name = pgettext("seat", "Closed account")
+    return [{**row, "player": closed_name} if row.get("user_id") in closed else row for row in rows]
 
 
 def next_tournament() -> Tournament | None:
@@ -298,7 +314,7 @@ def rank_of(player: Player) -> int:
 def _row(rank: int, player: Player, streak_after: int) -> dict[str, Any]:
     return {
         "rank": rank,
-        "player": short_name(player.user.username),
+        "player": short_name(shown_name(player.user)),
         "score": player.score,
         "games": player.games,
         "fire": player.streak >= streak_after,

@@ -27,8 +27,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import is_bot
+from accounts.selectors import is_bot, queue_ban
 from community import services as community
+from games.engine import Event
 from games.models import Game, Move, Table
 from games.play import selectors as game_selectors
 from games.play.locks import try_lock
@@ -37,6 +38,7 @@ from games.play.services import InGame, NotAllowed, SeatSpec, create_table, set_
 from games.signals import ChatRefused
 from games.verifier import arena
 from lobby import broadcast
+from lobby.room_tables import queue_ban_message
 from tournaments import duplicate, selectors
 from tournaments.models import GameSeat, Player, Schedule, Score, Tournament, TournamentGame
 from tournaments.pairing import Free, group_wave, pair_wave
@@ -63,13 +65,10 @@ def grace() -> timedelta:
 # --- Creating and entering --------------------------------------------------------
 
 
-def check_settings(*, format: str, mode: str, minutes: int, rounds: int | None = None) -> None:
+def check_settings(*, format: str, mode: str, minutes: int, rounds: int = 0) -> None:
     """Refuse (``TournamentError``) a format, mode or length not open yet.
-    ``rounds``: a duplicate tournament's number of rounds (None: a schedule,
-    which has none)."""
+    ``rounds``: a duplicate tournament's number of rounds (ignored for an arena)."""
     if format == Tournament.Format.DUPLICATE:
-        if rounds is None:
-            raise TournamentError(_("A schedule creates arenas; a member creates a duplicate tournament."))
         if mode not in DUPLICATE_MODES:
             raise TournamentError(_("A duplicate tournament is played in a duel mode: the block game or the draw game."))
         if not duplicate.ROUNDS[0] <= rounds <= duplicate.ROUNDS[1]:
@@ -129,13 +128,19 @@ def create_tournament(
 
 def join(*, tournament: Tournament, user: User) -> Player:
     """Join (or come back to) a tournament that has not ended; a bot account
-    only one that admits bots (``Tournament.admits_bots``)."""
+    only one that admits bots (``Tournament.admits_bots``); one that has
+    started not during a queue ban (``accounts.selectors.queue_ban``)."""
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
         if locked.status == Tournament.Status.FINISHED:
             raise TournamentError(_("This tournament is over."))
         if not locked.admits_bots and is_bot(user.pk):
             raise TournamentError(_("This tournament does not admit bots."))
+        # A started tournament pairs its players at once, as a queue: the
+        # queue ban of a member who left games applies (docs/moderation.md).
+        ban = queue_ban(user.pk) if locked.status == Tournament.Status.STARTED else None
+        if ban is not None:
+            raise TournamentError(queue_ban_message(ban))
         player, created = Player.objects.get_or_create(tournament=locked, user=user)
         if not created and (player.withdrawn or player.paused):
             player.withdrawn = player.paused = False
@@ -170,6 +175,17 @@ def withdraw(*, tournament: Tournament, user: User) -> Player:
         player.withdrawn = True
         player.save(update_fields=["withdrawn"])
     return player
+
+
+def withdraw_everywhere(*, user_id: int) -> int:
+    """Withdraw the member from every tournament not over (their account
+    closing: ``accounts.hooks.account_closing``, inside its transaction): they
+    are never paired again; their points stay in the standings, under "Closed
+    account". Returns how many."""
+    not_over = [Tournament.Status.CREATED, Tournament.Status.STARTED]
+    return Player.objects.filter(user_id=user_id, withdrawn=False, tournament__status__in=not_over).update(
+        withdrawn=True
+    )
 
 
 def set_paused(*, tournament: Tournament, user: User, paused: bool) -> Player:
@@ -253,21 +269,29 @@ def schedule_due(*, now: datetime | None = None) -> int:
         if Tournament.objects.filter(schedule=schedule, starts_at=starts_at).exists():
             continue
         try:
-            check_settings(format=schedule.format, mode=schedule.mode, minutes=schedule.minutes)
+            check_settings(
+                format=schedule.format, mode=schedule.mode, minutes=schedule.minutes, rounds=schedule.rounds
+            )
         except TournamentError as error:
             logger.warning("schedule %d cannot create its tournament: %s", schedule.pk, error)
             continue
+        is_duplicate = schedule.format == Tournament.Format.DUPLICATE
+        rounds = schedule.rounds if is_duplicate else 0
         try:
             with transaction.atomic():
-                Tournament.objects.create(
+                tournament = Tournament.objects.create(
                     format=schedule.format,
                     mode=schedule.mode,
                     minutes=schedule.minutes,
+                    rounds=rounds,
                     rated=schedule.rated,
                     schedule=schedule,
                     starts_at=starts_at,
-                    ends_at=starts_at + timedelta(minutes=schedule.minutes),
+                    # A duplicate tournament lasts its rounds (``minutes`` each).
+                    ends_at=starts_at + timedelta(minutes=schedule.minutes * max(rounds, 1)),
                 )
+                if is_duplicate:
+                    duplicate.draw_rounds(tournament)
         except IntegrityError:
             continue  # another tick created this slot meanwhile
         created += 1
@@ -346,6 +370,7 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                         ],
                         public=True,
                         mode=spec.key if tournament.rated else "",
+                        hold_seats=True,
                     )
                     game = TournamentGame.objects.create(tournament=tournament, table=table)
                     for number, player in enumerate(players):
@@ -367,10 +392,20 @@ def pair_free(*, tournament: Tournament, now: datetime | None = None) -> list[Ta
                 "tournament": tournament.pk,
             }
             user_ids = [player.user_id for player in players]
-            transaction.on_commit(partial(broadcast.send_to_users, user_ids, frame))
+            transaction.on_commit(partial(_announce_table, table.pk, user_ids, frame))
     if tables:
         logger.info("tournament %d: paired %d table(s)", tournament.pk, len(tables))
     return tables
+
+
+def _announce_table(table_id: int, user_ids: list[int], frame: dict[str, Any]) -> None:
+    """Send the players of a new table its ``matched`` frame (after the commit),
+    unless its game is already over: a deal over at its automatic opening ends
+    as the table is created, and its end, run first after the same commit, has
+    scored it and sent its players on to their next table; this frame, coming
+    after, would send them back to the finished one."""
+    if Table.objects.filter(pk=table_id, status__in=[Table.Status.WAITING, Table.Status.PLAYING]).exists():
+        broadcast.send_to_users(user_ids, frame)
 
 
 def finish(*, tournament: Tournament, now: datetime | None = None) -> bool:
@@ -429,10 +464,8 @@ def game_facts(game: Game, seats: list[GameSeat]) -> list[arena.Facts]:
     state = game_selectors.game_state(game)
     if state is None or not state.game_over:
         raise ValueError("the game is not over")
-    laid: dict[int, int] = {}
-    for number in Move.objects.filter(game=game, kind=Move.Kind.PLAY).values_list("seat", flat=True):
-        if number is not None:
-            laid[number] = laid.get(number, 0) + 1
+    plays = Move.objects.filter(game=game, kind=Move.Kind.PLAY).values_list("kind", "seat", "payload")
+    laid = arena.tiles_laid(Event.from_row(kind, seat, payload) for kind, seat, payload in plays)
     return [
         arena.facts_of(state, seat.number, tiles_laid=laid.get(seat.number, 0), berserk=seat.berserk)
         for seat in seats

@@ -15,5 +15,6 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/withdraw/", views.withdraw, name="withdraw"),
     path("tournaments/<int:tournament_id>/pause/", views.pause, name="pause"),
     path("tournaments/<int:tournament_id>/berserk/", views.berserk, name="berserk"),
+    path("tournaments/<int:tournament_id>/notify/", views.notify, name="notify"),
     path("tournaments/<int:tournament_id>/results.json", views.results, name="results"),
 ]

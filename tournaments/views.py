@@ -10,8 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.services import update_preferences
 from games.play.modes import RANKED_MODES
 from games.verifier import arena
 from games.verifier import duplicate as gv_duplicate
@@ -76,6 +78,10 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     user_id = request.user.pk if request.user.is_authenticated else None
     mine = next((row for row in rows if row.player.user_id == user_id), None)
     player = mine.player if mine is not None else None
+    # A player waiting for the start is offered the browser notification
+    # (Profile.notifications) a minute before it (static/js/notify.js).
+    waiting = player is not None and not player.withdrawn and tournament.status == Tournament.Status.CREATED
+    notifications_on = bool(waiting and getattr(getattr(request.user, "profile", None), "notifications", False))
     return {
         "tournament": tournament,
         "mode": RANKED_MODES.get(tournament.mode),
@@ -84,16 +90,19 @@ def _context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
         "mine_in_top": mine is not None and mine.rank <= selectors.TOP,
         "player": player,
         "current_table": selectors.current_table(player) if player is not None else None,
+        "offer_notification": waiting and not notifications_on,
+        "notifications_on": notifications_on,
         # A duplicate round's tables are not watched (they play the same deal).
         "live": selectors.live_tables(tournament)
         if tournament.status == Tournament.Status.STARTED and not is_duplicate
         else [],
         "seconds_left": selectors.seconds_left(tournament),
-        "podium": tournament.final_standings[:3],
+        "podium": selectors.shown_final(tournament.final_standings[:3]),
         "page_url": _page(tournament),
         "chat": selectors.chat(tournament, user_id),
         "rounds": round_views,
         "current_round": duplicate.current_round(round_views) if is_duplicate else None,
+        "round_countdown": duplicate.round_countdown(round_views, timezone.now()) if is_duplicate else None,
         "standings_template": "tournaments/_duplicate_standings.html" if is_duplicate else "tournaments/_standings.html",
         "duplicate_scoring": {"beaten": gv_duplicate.BEATEN, "tied": gv_duplicate.TIED, "alone": gv_duplicate.ALONE_PERCENT},
         "scoring": {
@@ -180,6 +189,17 @@ def pause(request: HttpRequest, tournament_id: int) -> HttpResponse:
 @require_POST
 def berserk(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _act(request, tournament_id, "berserk")
+
+
+@login_required
+@require_POST
+def notify(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """"Notify me a minute before the start": the member's browser
+    notifications preference is turned on (the page's script has asked the
+    browser's permission from the click, tournaments/js/notify_offer.js)."""
+    tournament = _visible(request, tournament_id)
+    update_preferences(user=request.user, notifications=True)  # type: ignore[arg-type]
+    return HttpResponseRedirect(f"{_page(tournament)}#notify", status=303)
 
 
 @require_GET

@@ -10,6 +10,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from accounts import ratings, selectors, services
 from accounts.charts import time_chart
@@ -77,3 +78,34 @@ def test_the_profile_draws_each_played_mode_with_a_text_alternative(make_member,
     assert caption in html
     assert "vendor/uplot/uPlot.iife.min.js" in html
     assert "js/charts.js" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "labels", "caption"),
+    [
+        ("en", ["Wins", "Draws", "Losses"], "The wins, draws and losses in 1 variant"),
+        ("fr", ["Victoires", "Nuls", "Défaites"], "Les victoires, nuls et défaites dans 1 variante"),
+    ],
+)
+def test_the_results_by_variant_are_stacked_bars_beside_their_table(make_member, language, labels, caption) -> None:
+    alice, bob = make_member("alice"), make_member("bob")
+    resigned_ranked_games(alice, bob, 3)  # alice resigns the first and the third
+    (line,) = selectors.results_by_variant(alice, viewer=None)
+    assert (line.wins, line.draws, line.losses) == (1, 0, 2)
+    html = Client(HTTP_ACCEPT_LANGUAGE=language).get(reverse("accounts:profile", args=["alice"])).content.decode()
+    data = chart_json(html, "results-chart")
+    assert data["kind"] == "bars"
+    assert data["x"] == [0]
+    with translation.override(language):
+        (shown,) = selectors.results_by_variant(alice, viewer=None)
+    assert data["categories"] == [shown.label]
+    assert [series["label"] for series in data["series"]] == labels
+    assert [series["values"] for series in data["series"]] == [[1], [0], [2]]
+    assert caption in html
+    assert 'data-results="1-2-0"' in html  # the table stays, the chart's text alternative
+
+
+def test_no_results_no_bars(make_member) -> None:
+    make_member("alice")
+    assert selectors.results_chart([]) is None
+    assert "results-chart" not in Client().get(reverse("accounts:profile", args=["alice"])).content.decode()

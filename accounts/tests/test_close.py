@@ -115,6 +115,8 @@ def test_a_closed_account_cannot_log_in_and_its_username_stays_reserved(make_mem
 
 
 def test_the_name_of_a_closed_account_no_longer_shows_on_its_games(make_member) -> None:
+    # Its chat lines and tournaments (apps above accounts, which this test may
+    # not import): tournaments/tests/test_closed_account.py.
     alice, bob = make_member("alice"), make_member("bob")
     table = ranked_table([alice, bob])
     game = play_out(table, seed=4)

@@ -53,8 +53,10 @@ def test_the_settings_page_needs_a_member(client: Client) -> None:
 @pytest.mark.parametrize(
     ("language", "texts"),
     [
-        ("en", ["Settings", "E-mail addresses", "Two-factor authentication", "Confirm each move", "Download my data"]),
-        ("fr", ["Réglages", "Adresses e-mail", "Authentification à deux facteurs", "Confirmer chaque coup", "Télécharger mes données"]),
+        ("en", ["Settings", "E-mail addresses", "Two-factor authentication", "Confirm each move", "Download my data",
+                "Programs (API tokens)"]),
+        ("fr", ["Réglages", "Adresses e-mail", "Authentification à deux facteurs", "Confirmer chaque coup", "Télécharger mes données",
+                "Programmes (jetons d\u2019API)"]),
     ],
 )
 def test_the_settings_page_speaks_both_languages_and_leads_to_every_setting(
@@ -68,7 +70,8 @@ def test_the_settings_page_speaks_both_languages_and_leads_to_every_setting(
     assert 'class="site-header"' in html
     for text in texts:
         assert text in html, text
-    for url in ("/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/account/export/", "/account/close/"):
+    for url in ("/accounts/email/", "/accounts/password/change/", "/accounts/2fa/", "/account/export/", "/account/close/",
+                "/account/tokens/"):
         assert f'href="{url}"' in html, url
     for name in ("language", "sounds", "confirm_moves", "mute_reactions", "chat_off", "tile_faces", "zen",
                  "notifications"):

@@ -45,3 +45,25 @@ def test_a_watcher_that_connects_mid_game_gets_it_first(make_member):
     table = services.accept_challenge(user=bob, challenge_id=challenge.pk)
     first = streams.EventWatch(alice.pk).first_lines()
     assert [(line["type"], line["game"]["id"]) for line in first] == [("gameStart", table.pk)]
+
+
+def test_a_seat_taken_at_a_table_older_than_the_stream_is_announced(make_member):
+    """Joining a friend's waiting private table (made before the stream connected)
+    comes as a ``gameStart`` line, and its end as a ``gameFinish``: the stream used to
+    look only at tables newer than the last one it knew when it connected."""
+    from lobby import private
+
+    alice, bob, carol = make_member("alice"), make_member("bob"), make_member("carol")
+    older = private.create_private_table(owner=alice, preset="quick", players=2, teams=False, target=0, public=False)
+    newer = private.create_private_table(owner=carol, preset="quick", players=2, teams=False, target=0, public=False)
+    watch = streams.EventWatch(bob.pk)
+    assert watch.first_lines() == []
+    private.take_seat(table_id=older.pk, user=bob)
+    lines = watch.next_lines()
+    assert [(line["type"], line["game"]["id"], line["game"]["seat"]) for line in lines] == [("gameStart", older.pk, 1)]
+    assert watch.next_lines() == []
+    older.refresh_from_db()
+    resign(game_id=older.game.pk, seat=1)
+    assert [(line["type"], line["game"]["id"]) for line in watch.next_lines()] == [("gameFinish", older.pk)]
+    assert watch.next_lines() == []
+    assert newer.pk > older.pk

@@ -1,7 +1,8 @@
 """The table chat in headless Chromium, on the real site (Daphne, embedded
 mode): a member at a table writes a line full of markup; it shows as the
 text typed, with no element made of it (no bold, no link, no image); the
-panel's switch turns the whole chat off, remembered across a reload."""
+panel's switch turns the whole chat off, remembered across a reload, and so
+does its switch of this table's chat."""
 
 from __future__ import annotations
 
@@ -48,6 +49,21 @@ def test_a_chat_line_with_markup_shows_as_text(new_context, site_server) -> None
     assert page.locator("#chat-off").is_checked()
     assert page.locator("#chat-lines .chat-line").count() == 0
     page.uncheck("#chat-off")
+    page.locator("#chat-lines .chat-line").wait_for()
+    assert page.locator("#chat-lines .chat-text").all_text_contents() == [MARKUP]
+    # This table's chat muted: the same, kept for this table, the switch of
+    # the whole chat left as it is.
+    page.check("#chat-table-muted")
+    page.locator("#chat-table-muted-note").wait_for()
+    assert "La discussion de cette table est coupée" in page.locator("#chat-table-muted-note").inner_text()
+    assert page.locator("#chat-lines .chat-line").count() == 0
+    assert page.locator("#chat-form").is_hidden()
+    page.reload()
+    page.locator("#chat-table-muted-note").wait_for()
+    assert page.locator("#chat-table-muted").is_checked()
+    assert not page.locator("#chat-off").is_checked()
+    assert page.locator("#chat-lines .chat-line").count() == 0
+    page.uncheck("#chat-table-muted")
     page.locator("#chat-lines .chat-line").wait_for()
     assert page.locator("#chat-lines .chat-text").all_text_contents() == [MARKUP]
     assert errors == []

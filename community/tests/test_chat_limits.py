@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from community import services
+from community import selectors, services
 from community.models import ChatLine
 from games.signals import ChatRefused
 from games.tests.helpers import ranked_table
@@ -65,6 +65,21 @@ def test_a_chat_timeout_tells_its_reason_and_ends_on_time(table, make_member) ->
     assert ChatLine.objects.count() == 0
     _say(table, ada, "hello", now=now + timedelta(minutes=61))
     assert ChatLine.objects.count() == 1
+
+
+def test_a_member_who_muted_the_table_s_chat_reads_none_of_it_even_on_the_replay(table) -> None:
+    table, ada, bob = table
+    _say(table, ada, "hello bob")
+    services.mute_table(table_id=table.pk, user_id=bob.pk, mute=True)
+    rooms = [ChatLine.Room.PLAYERS]
+    assert selectors.lines_for(table_id=table.pk, rooms=rooms, viewer_id=bob.pk, limit=None) == []
+    assert [f["text"] for f in selectors.lines_for(table_id=table.pk, rooms=rooms, viewer_id=ada.pk, limit=None)] == [
+        "hello bob"
+    ]
+    services.mute_table(table_id=table.pk, user_id=bob.pk, mute=False)
+    assert [f["text"] for f in selectors.lines_for(table_id=table.pk, rooms=rooms, viewer_id=bob.pk, limit=None)] == [
+        "hello bob"
+    ]
 
 
 def test_guests_do_not_write(table) -> None:

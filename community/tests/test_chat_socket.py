@@ -11,7 +11,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from community import services
+from community import selectors, services
 from community.models import ChatLine
 from games.tests.helpers import ranked_table
 from games.tests.sockets import Socket, new_session_key
@@ -34,6 +34,14 @@ def _table(*names: str) -> tuple[int, list[Any], list[str]]:
 
 
 KEYS: dict[str, str] = {}
+
+
+def _other_table_line(watcher: Any) -> tuple[int, tuple[int, ...]]:
+    """Another table (Dan and Eve playing), where ``watcher`` writes a line
+    in the spectators' chat: its id and who the line is hidden from."""
+    table = ranked_table([get_user_model().objects.create_user(name) for name in ("dan", "eve")])
+    delivery = services.say(table_id=table.pk, game_id=None, seat=None, user_id=watcher.pk, text="over here")
+    return table.pk, delivery.hidden_from
 
 
 async def _at_table() -> tuple[int, list[Any], dict[str, Socket]]:
@@ -98,6 +106,8 @@ async def test_a_new_socket_catches_up_on_its_room_s_last_lines() -> None:
     await s["cleo"].until("chat")
     again = Socket(table_id, session_key=KEYS["bob"])
     await again.connect()
+    # Waited for (a fixed window misses it on a busy machine), then anything more.
+    await again.through("chat", text="good luck")
     await again.drain(0.2)
     assert [(f["from"], f["text"]) for f in _chats(again)] == [("ada", "good luck")]
     await again.close()
@@ -136,6 +146,8 @@ async def test_a_troll_s_lines_reach_only_themselves_live_and_in_the_catch_up() 
     bob_again, ada_again = Socket(table_id, session_key=bob_key), Socket(table_id, session_key=ada_key)
     for sock in (bob_again, ada_again):
         await sock.connect()
+    await ada_again.until("chat")  # the troll's catch-up carries their line (bob's, after it, would too)
+    for sock in (bob_again, ada_again):
         await sock.drain(0.2)
     assert _chats(bob_again) == []
     assert [f["text"] for f in _chats(ada_again)] == ["buy chips at my site"]
@@ -203,7 +215,8 @@ async def test_the_chat_switch_turns_the_whole_chat_off_for_the_member_at_every_
     assert profile.chat_off is True
     again = Socket(table_id, session_key=KEYS["bob"])
     await again.connect()
-    got = await again.drain(0.2)
+    got = await again.through("chat_muted", all=True, mute=True)
+    got += await again.drain(0.2)
     assert _chats(again) == []
     assert {"type": "chat_muted", "all": True, "mute": True} in got
     await s["ada"].send({"type": "chat", "text": "still nobody"})
@@ -213,8 +226,46 @@ async def test_the_chat_switch_turns_the_whole_chat_off_for_the_member_at_every_
     # On again: the last lines come back, and the next ones are delivered.
     await again.send({"type": "chat_mute", "all": True, "mute": False})
     await again.until("chat_muted", mute=False)
-    back = [f["text"] for f in await again.drain(0.2) if f["type"] == "chat"]
+    back = [f["text"] for f in await again.through("chat", text="still nobody") if f["type"] == "chat"]
     assert back == ["anyone there", "still nobody"]
+    await s["ada"].send({"type": "chat", "text": "welcome back"})
+    assert (await again.until("chat"))["text"] == "welcome back"
+    await again.close()
+    await _close(s)
+
+
+async def test_muting_this_table_s_chat_holds_here_on_coming_back_and_nowhere_else() -> None:
+    table_id, users, s = await _at_table()
+    await s["ada"].send({"type": "chat", "text": "before the mute"})
+    await s["bob"].until("chat")
+    await s["bob"].send({"type": "chat_mute", "table": True, "mute": True})
+    assert await s["bob"].until("chat_muted") == {"type": "chat_muted", "table": True, "mute": True}
+    await s["ada"].send({"type": "chat", "text": "anyone there"})
+    await s["ada"].until("chat")
+    assert not [f for f in await s["bob"].drain() if f["type"] == "chat"]
+    # Kept for this table: coming back, only the frame that says so; the
+    # global preference did not change.
+    profile = await database_sync_to_async(lambda: users[1].profile.__class__.objects.get(user=users[1]))()
+    assert profile.chat_off is False
+    again = Socket(table_id, session_key=KEYS["bob"])
+    await again.connect()
+    got = await again.through("chat_muted", table=True, mute=True)
+    got += await again.drain(0.2)
+    assert _chats(again) == []
+    assert {"type": "chat_muted", "table": True, "mute": True} in got
+    assert not [f for f in got if f["type"] == "chat_muted" and f.get("all")]
+    # Another table's chat still reaches him (he watches it).
+    elsewhere = await database_sync_to_async(_other_table_line)(users[2])
+    assert users[1].pk not in elsewhere[1]
+    assert [f["text"] for f in await database_sync_to_async(selectors.history)(
+        table_id=elsewhere[0], seat=None, user_id=users[1].pk
+    )] == ["over here"]
+    # Unmuted: the last lines come back, and the next ones are delivered.
+    await again.send({"type": "chat_mute", "table": True, "mute": False})
+    await again.until("chat_muted", mute=False)
+    # The catch-up waited for to its last line (a fixed window missed it under load).
+    back = [f["text"] for f in await again.through("chat", text="anyone there") if f["type"] == "chat"]
+    assert back == ["before the mute", "anyone there"]
     await s["ada"].send({"type": "chat", "text": "welcome back"})
     assert (await again.until("chat"))["text"] == "welcome back"
     await again.close()

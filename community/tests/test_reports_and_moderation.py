@@ -77,7 +77,12 @@ def test_the_moderators_act_from_the_admin_queue_and_every_action_is_logged(make
     act("warn", reason="")  # no reason: nothing done
     assert not ModerationAction.objects.exists()
     act("warn", reason="be kind")
+    # The result in the moderator's language, with the count.
+    assert "1 member warned." in admin.get(url).content.decode()
+    admin.cookies["django_language"] = "fr"
     act("chat_timeout", reason="insults", hours="2")
+    assert "1 exclusion de la discussion donnée." in admin.get(url).content.decode()
+    admin.cookies["django_language"] = "en"
     act("mark_troll", reason="spam")
     act("close_account", reason="repeated abuse")
     kinds = list(ModerationAction.objects.order_by("pk").values_list("kind", "moderator__username", "reason"))

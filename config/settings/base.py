@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -142,6 +143,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CHANNEL_LAYER = os.environ.get("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured(f"CHANNEL_LAYER must be core or pubsub, not {CHANNEL_LAYER!r}")
+CHANNEL_LAYERS: dict[str, dict[str, Any]]
 if REDIS_URL and CHANNEL_LAYER == "pubsub":
     CHANNEL_LAYERS = {
         "default": {
@@ -209,6 +211,8 @@ CELERY_TIMEZONE = "UTC"
 PERIODIC_QUEUE = "periodic"
 CELERY_TASK_ROUTES = {
     "games.tasks.review_game": {"queue": "reviews"},
+    # The puzzle search (puzzles.jobs): long CPU work too, beside the reviews.
+    "puzzles.tasks.search_puzzles": {"queue": "reviews"},
     "lobby.tasks.lobby_tick": {"queue": PERIODIC_QUEUE},
     # The chips of a room game that ended (docs/rooms.md): lobby work too.
     "lobby.tasks.settle_room_table": {"queue": PERIODIC_QUEUE},
@@ -375,3 +379,5 @@ API_KEEPALIVE_SECONDS = float(os.environ.get("API_KEEPALIVE_SECONDS", "5"))
 API_STREAM_POLL_SECONDS = float(os.environ.get("API_STREAM_POLL_SECONDS", "2"))
 # An event stream looks for new challenges and games this often.
 API_EVENT_POLL_SECONDS = float(os.environ.get("API_EVENT_POLL_SECONDS", "1"))
+# A stream ends after this many seconds (0: never); clients resume (a game stream from its seq).
+API_STREAM_MAX_SECONDS = float(os.environ.get("API_STREAM_MAX_SECONDS", "0"))

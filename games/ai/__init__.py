@@ -21,7 +21,7 @@ from games.engine import Action, PlayerView
 
 from .base import Player
 from .easy import EasyPlayer
-from .hard import DEFAULT_BUDGET_MS, HardOptions, HardPlayer
+from .hard import DEFAULT_BUDGET_MS, HardOptions, HardPlayer, options_for
 from .medium import MediumPlayer
 from .versions import SEARCH_VERSIONS, decision_record, implements, possible_versions, search_version, where
 
@@ -58,6 +58,7 @@ def choose_action(
     seed: int | None = None,
     budget_ms: float | None = None,
     options: HardOptions | None = None,
+    version: str | None = None,
 ) -> Action:
     """The action the computer player of ``level`` takes for the seat of ``view``.
 
@@ -66,11 +67,18 @@ def choose_action(
     the same action. ``budget_ms`` (hard only) is the thinking budget in
     milliseconds of this machine's single-core speed, counted as simulated
     work so that it never depends on the load (default ``DEFAULT_BUDGET_MS``);
-    ``options`` (hard only) its other knobs (``HardOptions``; the defaults when None).
+    ``options`` (hard only) its other knobs (``HardOptions``; the defaults when None), or
+    ``version`` the search version to decide as (one this code runs: ``versions.IMPLEMENTED``;
+    None: the current one).
     """
     legal = tuple(view.legal)
     if not legal:
         raise ValueError("no legal action in this view (not this seat's turn?)")
+    if version is not None:
+        if not implements(level, version):
+            raise ValueError(f"{level} version {version!r} is not run by this code")
+        if level == "hard" and options is None:
+            options = options_for(version)
     player = make_player(level, budget_ms=budget_ms, options=options)
     if len(legal) == 1:
         return legal[0]
@@ -93,6 +101,8 @@ class Recomputation:
     version: str | None
     chosen: Action | None
     needed: tuple[str, ...] = ()
+    # The version this code ran to give ``chosen``.
+    ran: str | None = None
 
     @property
     def same(self) -> bool:
@@ -107,7 +117,7 @@ class Recomputation:
             else f"recorded without a version (before versions were recorded: {self.level} "
             f"version {' or '.join(possible_versions(self.level, None))})"
         )
-        tried = f"; this code's {self.level} version {search_version(self.level)} gives another move" if (
+        tried = f"; this code's {self.level} version {self.ran} gives another move" if (
             self.chosen is not None) else ""
         needed = "; ".join(f"{self.level} version {v}: {where(self.level, v)}" for v in self.needed)
         return f"{recorded}{tried}; it needs {needed}"
@@ -124,12 +134,13 @@ def recompute(
     "version"} against this code, from its seat's ``view`` and decision ``seed``.
 
     A forced move (one legal action) is the same for every level and version. A move
-    of a version this code implements is recomputed. A move recorded without a
-    version is recomputed when this code's version is one it may have been chosen
-    by (``versions.UNVERSIONED``): the same move proves it; another move proves
-    nothing when an older version may have chosen it, which is then named. A move
-    of a version this code does not implement is not recomputed: its version is
-    named. Raises ``ValueError`` for an unknown level."""
+    of a version this code runs (the current one or an older one it still runs,
+    ``versions.IMPLEMENTED``) is recomputed as that version. A move recorded without a
+    version is recomputed as the newest version this code runs among those it may
+    have been chosen by (``versions.UNVERSIONED``): the same move proves it; another
+    move proves nothing when a version this code does not run may have chosen it,
+    which is then named. A move of a version this code does not run is not
+    recomputed: its version is named. Raises ``ValueError`` for an unknown level."""
     level = str(computer.get("level"))
     recorded = computer.get("version")
     version = None if recorded is None else str(recorded)
@@ -138,16 +149,17 @@ def recompute(
     if len(legal) == 1:
         chosen: Action | None = legal[0]
         return Recomputation("same" if chosen == played else "differs", level, version, chosen)
-    current = search_version(level)
-    if current not in candidates:
+    runs = [v for v in candidates if implements(level, v)]
+    if not runs:
         return Recomputation("needs", level, version, None, candidates)
-    chosen = choose_action(view, level, seed=seed, budget_ms=computer.get("budget_ms"))
+    ran = runs[-1]
+    chosen = choose_action(view, level, seed=seed, budget_ms=computer.get("budget_ms"), version=ran)
     if chosen == played:
-        return Recomputation("same", level, version, chosen)
+        return Recomputation("same", level, version, chosen, ran=ran)
     others = tuple(v for v in candidates if not implements(level, v))
     if others:
-        return Recomputation("needs", level, version, chosen, others)
-    return Recomputation("differs", level, version, chosen)
+        return Recomputation("needs", level, version, chosen, others, ran=ran)
+    return Recomputation("differs", level, version, chosen, ran=ran)
 
 
 __all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "SEARCH_VERSIONS", "EasyPlayer", "HardOptions", "HardPlayer", "MediumPlayer",

@@ -1030,19 +1030,23 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                   me: int, hand: int, held: Arr, ch: Arr, ch_voids: Arr, temper: float, voids0: Arr,
                   cand: Arr, k_board: int, tab: Arr, ut: Arr, scores: Arr, scale: float,
                   use_tree: bool, track: bool, explore: float, costs: Arr, limits: Arr,
+                  finish: bool, eps: float, pol_base: Arr, pol_expose: int,
                   lib: Arr, base_score: Arr, wf: Arr, so: Arr, sb: Arr, sf: Arr,
                   debruijn: Arr, numc: Arr, pipc: Arr) -> tuple[Arr, Arr, Arr, float, int, int]:
-    """``HardPlayer.evaluate_duel`` with the own-move tree (``tree.descend``): (totals per
-    candidate, total weight, deals, descents). ``costs``: [budget, setup, deal, tree, rollout,
-    model]; ``limits``: [min deals, max deals, single deal]."""
+    """``HardPlayer.evaluate_duel`` with the own-move tree (``tree.descend``), in any block
+    game (two, three or four seats): (totals per candidate, total weight, deals, descents).
+    ``costs``: [budget, setup, deal, tree, rollout, model, playout, turn]; ``limits``: [min
+    deals, max deals, single deal]; ``finish``: beyond the tree, ``playout`` (``eps``,
+    ``pol_base``, ``pol_expose``, the deal's numbers shared) instead of ``rollout``."""
     nc = cand.shape[0]
     totals = np.zeros(nc)
     pts = np.zeros(nc)
     wins = np.zeros(nc)
     me_side = int(ut[0])
-    hands = np.zeros(2, np.int64)
+    n_players = tab[0]
+    hands = np.zeros(n_players, np.int64)
     bone = np.zeros(32, np.int64)
-    hs = np.zeros(2, np.int64)
+    hs = np.zeros(n_players, np.int64)
     voids = np.zeros(voids0.shape[0], np.int64)
     out_s = np.zeros(32)
     out_t = np.zeros(32, np.int64)
@@ -1071,6 +1075,10 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     tree_us = costs[3]
     rollout_us = costs[4]
     model_us = costs[5]
+    playout_us = costs[6]
+    turn_us = costs[7]
+    stream = np.zeros(256)
+    no_bone = np.zeros(1, np.int64)
     min_deals = limits[0]
     max_deals = limits[1]
     single_deal = limits[2] != 0
@@ -1078,7 +1086,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     spent = costs[1]
     deals = 0
     descents = 0
-    other = 1 - me
+    nxt = me + 1 if me + 1 < n_players else 0
     while deals < max_deals and (spent < budget or deals < min_deals):
         deal(st, tile, place, forbid, constrained, swaps, me, hand, hands, bone)
         spent += deal_us
@@ -1090,6 +1098,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                                    out_s, out_t, out_l, debruijn, numc)
         deals += 1
         weights += w
+        drawn = 0
         for k in range(nc):
             hs[:] = hands
             hs[me] ^= 1 << cand[k, 0]
@@ -1103,8 +1112,9 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             left = cand[k, 2]
             right = cand[k, 3]
             voids[:] = voids0
+            turns = 0
             if not use_tree:
-                side, points, work = rollout(tab, hs, left, right, board, other, voids, track, lib, base_score,
+                side, points, work = rollout(tab, hs, left, right, board, nxt, voids, track, lib, base_score,
                                              wf, so, sb, sf, out_s, out_t, out_l, debruijn, numc, pipc)
                 value = utility(side, points, ut, scores)
                 totals[k] += w * value
@@ -1121,38 +1131,49 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             side = NO_WINNER
             points = 0
             while True:
-                h = hs[other]
-                m = h & ends_mask(left, right, lib)
+                # The other seats' replies, in turn order, and their key (``tree.reply_key``).
+                key = 0
+                seat = nxt
                 ended = False
-                if m:
-                    passes = 0
-                    t, on_left, cost = model_move(other, h, m, left, right, board, voids, lib, base_score, wf,
-                                                  so, sb, sf, out_s, out_t, out_l, debruijn, numc)
-                    work += cost
-                    h ^= 1 << t
-                    hs[other] = h
-                    board |= 1 << t
-                    left, right = play_tile(left, right, t, on_left, lib)
-                    if not h:
-                        side, points = round_result(tab, hs, other, pipc)
-                        break
-                    if left == right and board & lib[left] == lib[left]:
-                        side, points = round_result(tab, hs, -1, pipc)
-                        break
-                    reply = t * 2 + on_left
-                else:
-                    passes += 1
-                    if passes >= 2:
-                        side, points = round_result(tab, hs, -1, pipc)
-                        break
-                    if track:
-                        add_void(voids, other, left, right, lib)
-                    reply = PASS
-                # replies.get(reply)
+                while seat != me:
+                    h = hs[seat]
+                    m = h & ends_mask(left, right, lib)
+                    if m:
+                        passes = 0
+                        t, on_left, cost = model_move(seat, h, m, left, right, board, voids, lib, base_score, wf,
+                                                      so, sb, sf, out_s, out_t, out_l, debruijn, numc)
+                        work += cost
+                        h ^= 1 << t
+                        hs[seat] = h
+                        board |= 1 << t
+                        left, right = play_tile(left, right, t, on_left, lib)
+                        if not h:
+                            side, points = round_result(tab, hs, seat, pipc)
+                            ended = True
+                            break
+                        if left == right and board & lib[left] == lib[left]:
+                            side, points = round_result(tab, hs, -1, pipc)
+                            ended = True
+                            break
+                        reply = t * 2 + on_left
+                    else:
+                        passes += 1
+                        if passes >= n_players:
+                            side, points = round_result(tab, hs, -1, pipc)
+                            ended = True
+                            break
+                        if track:
+                            add_void(voids, seat, left, right, lib)
+                        reply = PASS
+                    key = key * 64 + reply + 1
+                    seat = seat + 1 if seat + 1 < n_players else 0
+                if ended:
+                    break
+                # replies.get(key)
                 node = -1
                 e = mv_child[parent]
                 while e >= 0:
-                    if ch_reply[e] == reply:
+                    if ch_reply[e] == key:
                         node = ch_node[e]
                         break
                     e = ch_next[e]
@@ -1222,7 +1243,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                     ch_reply = _grow_i(ch_reply, n_child + 1)
                     ch_node = _grow_i(ch_node, n_child + 1)
                     ch_next = _grow_i(ch_next, n_child + 1)
-                    ch_reply[n_child] = reply
+                    ch_reply[n_child] = key
                     ch_node[n_child] = node
                     ch_next[n_child] = mv_child[parent]
                     # Appended last in the reference's dict; lookup order does not matter (keys are unique).
@@ -1253,7 +1274,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                 mt_ = mv_tile[move]
                 if mt_ == PASS:
                     passes += 1
-                    if passes >= 2:
+                    if passes >= n_players:
                         side, points = round_result(tab, hs, -1, pipc)
                         ended = True
                     elif track:
@@ -1273,7 +1294,11 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                 if ended:
                     break
                 if fresh:
-                    side, points, more = rollout(tab, hs, left, right, board, other, voids, track, lib, base_score,
+                    if finish:
+                        side, points, turns, drawn = playout(tab, hs, no_bone, 0, left, right, board, nxt, st, eps,
+                                                             pol_base, pol_expose, stream, drawn, lib, debruijn, pipc)
+                        break
+                    side, points, more = rollout(tab, hs, left, right, board, nxt, voids, track, lib, base_score,
                                                  wf, so, sb, sf, out_s, out_t, out_l, debruijn, numc, pipc)
                     work += more
                     break
@@ -1291,7 +1316,10 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             totals[k] += w * value
             pts[k] += w * signed_points(side, points, me_side)
             wins[k] += w * (1.0 if side == me_side else 0.0)
-            spent += rollout_us + model_us * work
+            if finish:
+                spent += playout_us + turn_us * turns + model_us * work
+            else:
+                spent += rollout_us + model_us * work
         if single_deal:
             break
     return totals, pts, wins, weights, deals, descents

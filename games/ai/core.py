@@ -363,15 +363,18 @@ def evaluate_duel(
     explore: float,
     scale: float,
     model_weights: tuple[float, ...],
-    costs: tuple[float, float, float, float, float, float],
+    costs: tuple[float, float, float, float, float, float, float, float],
     limits: tuple[int, int, bool],
     win_bonus: float,
     game_bonus: float,
+    finish: tuple[float, tuple[list[int], int]] | None = None,
 ) -> tuple[tuple[list[float], list[float], list[float]], int, int] | None:
     """``HardPlayer.evaluate_duel``, compiled: ((mean utility, points, wins) per candidate,
     deals, descents).
-    ``costs``: budget, setup, deal, tree step, rollout, model evaluation; ``limits``: min
-    deals, max deals, single deal. None as ``evaluate_general``."""
+    ``costs``: budget, setup, deal, tree step, rollout, model evaluation, playout, playout
+    turn; ``limits``: min deals, max deals, single deal; ``finish``: (share of random moves,
+    playout policy) to finish beyond the tree with the playouts (``tree.Finish``) instead of
+    the model's rollout. None as ``evaluate_general``."""
     import numpy as np
 
     k = _kernels()
@@ -380,6 +383,7 @@ def evaluate_duel(
     tile, place, forbid, tier_of, held = _dealer_arrays(dealer)
     ch, ch_voids = _choices(know, True) if temper > 0 else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
+    eps, policy = finish if finish is not None else (0.0, ([0] * N_TILES, 0))
     st = _state(rng)
     out = _call(
         k.evaluate_duel,
@@ -387,6 +391,7 @@ def evaluate_duel(
         float(temper), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
         float(scale), bool(tree), bool(track_voids), float(explore), np.array(costs, np.float64),
         np.array([limits[0], limits[1], int(limits[2])], np.int64),
+        finish is not None, float(eps), np.array(policy[0], np.int64), int(policy[1]),
         tb["lib"], mt["base"], mt["wf"], mt["so"], mt["sb"], mt["sf"], tb["debruijn"], tb["numc"], tb["pipc"],
     )
     if out is None:

@@ -7,7 +7,11 @@ and then the round to its end with the fast policy of ``sim.playout``. All
 plays share the same deals and the same playout dice (common random numbers),
 so their difference is measured with little noise. When few tiles remain in
 the hands, each deal is instead solved exactly (``solver.Solver``), and with
-nothing hidden one exact solve decides.
+nothing hidden one exact solve decides. Where nothing can be drawn (block
+duels; since version "3" also three or four seats, pairs included) the search
+is instead ``evaluate_duel``'s: the other seats reply by the tips model and the
+computer's own later moves are searched by a tree over what it will see
+(``games.ai.tree``).
 
 The outcome of a round is scored for its side: points won or lost, a bonus
 for winning the round, and a large one when the round ends the game (near the
@@ -76,6 +80,10 @@ class HardOptions:
     # policy's weights: (per pip, per double, per tile held of the exposed number).
     playout_eps: float = 0.1
     playout_policy: tuple[int, int, int] = (1, 6, 2)
+    # Issue 32's experiment (docs/ai.md, "A learned playout policy"): the playouts follow the
+    # learned linear policy of ``games.ai.learn`` instead (``playout_policy`` unused), on the
+    # pure-Python path only, each turn charged ``learn.TURN_COST`` times ``turn_us``. Off.
+    learned_playout: bool = False
     min_deals: int = 8
     max_deals: int = 40_000
     # Exact solving once this few tiles remain in the hands and the boneyard.
@@ -99,6 +107,24 @@ class HardOptions:
     # adding to the voids the model reads.
     duel_rollouts: bool = True
     duel_tree: bool = True
+    # The same search (model rollouts, own-move tree, every other seat's plays read with the
+    # tips model, partner included) with three or four seats, pairs included, wherever no
+    # tile can be drawn any more (a block game, or a draw game whose boneyard is empty),
+    # instead of the playouts; the endgames (``endgame_tiles``) are still solved exactly.
+    # Since hard version "3" (off in "2").
+    block_tree: bool = True
+    # With three or four seats the model scores each play against every other seat and reads
+    # the plays of three seats: the costs of that search (deal, tree, rollout, model) are
+    # multiplied by this. 6 made a decision in pairs with the model's rollouts no dearer
+    # than the playouts'; with ``tree_playout`` 4 buys about 10,000 deals in pairs at about
+    # the playouts' CPU (docs/ai.md, "Hard version 3").
+    crowd_cost: float = 4.0
+    # With three or four seats (``block_tree``), the round finished beyond the tree by the
+    # playouts' fast policy (``sim.playout``, ``playout_eps`` and ``playout_policy``, charged
+    # as a playout) instead of the model's rollout; the model still answers for the other
+    # seats inside the tree. There a rollout costs about five playouts (docs/ai.md). Block
+    # duels keep the model's rollouts. Since hard version "3".
+    tree_playout: bool = True
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -112,6 +138,21 @@ class HardOptions:
 
 
 DEFAULTS = HardOptions()
+
+# The options of every search version of hard this code runs (``versions.IMPLEMENTED``):
+# the defaults are the current version's. Version "2" had no tree with three or four seats
+# (its ``crowd_cost`` and ``tree_playout`` are then unused).
+VERSION_OPTIONS: dict[str, HardOptions] = {"2": replace(DEFAULTS, block_tree=False), "3": DEFAULTS}
+
+
+def options_for(version: str | None) -> HardOptions:
+    """The options hard version ``version`` decides with (None: the current version's)."""
+    if version is None:
+        return DEFAULTS
+    try:
+        return VERSION_OPTIONS[version]
+    except KeyError:
+        raise ValueError(f"hard version {version!r} is not run by this code ({tuple(VERSION_OPTIONS)})") from None
 
 
 @dataclass(slots=True)
@@ -258,10 +299,14 @@ class HardPlayer:
         """Mean utility of each candidate over the deals the budget allows."""
         opts = self.options
         budget = max(1.0, opts.budget_ms * 1000.0 * opts.speed)
-        if opts.duel_rollouts and know.table.players == 2 and not know.table.draw:
+        table = know.table
+        if table.players == 2:
+            if opts.duel_rollouts and not table.draw:
+                return self.evaluate_duel(know, cands, rng, budget)
+        elif opts.block_tree and (not table.draw or know.boneyard == 0) and \
+                sum(know.counts) + know.boneyard > opts.endgame_tiles:
             return self.evaluate_duel(know, cands, rng, budget)
         utility = make_utility(know, opts)
-        table = know.table
         me = know.me
         nxt = (me + 1) % table.players
         dealer = Dealer(know, rng)
@@ -285,7 +330,7 @@ class HardPlayer:
             policy=policy, costs=(budget, opts.setup_us * opts.speed, deal_us, opts.playout_us, opts.turn_us, opts.node_us),
             limits=(opts.min_deals, opts.max_deals, solver.max_nodes if solver is not None else 0, single_deal),
             win_bonus=_win_bonus(know, opts), game_bonus=opts.game_win,
-        ) if core.enabled() and not tips else None
+        ) if core.enabled() and not tips and not opts.learned_playout else None
         if compiled is not None:
             (means, pts_mean, wins_mean), deals, playouts = compiled
             self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
@@ -293,6 +338,13 @@ class HardPlayer:
         spent = opts.setup_us * opts.speed
         deals = 0
         playouts = 0
+        learned: tuple[float, ...] | None = None
+        turn_us = opts.turn_us
+        if opts.learned_playout:
+            from . import learn
+
+            learned = learn.weights()
+            turn_us = opts.turn_us * learn.TURN_COST
         me_side = table.side(me)
         pts = [0.0] * len(cands)
         wins = [0.0] * len(cands)
@@ -339,46 +391,62 @@ class HardPlayer:
                     pts[k] += w * signed_points(side, points, me_side)
                     wins[k] += w * (1.0 if side == me_side else 0.0)
                     continue
-                side, points, turns = playout(
-                    table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
-                    policy, stream,
-                )
+                if learned is None:
+                    side, points, turns = playout(
+                        table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
+                        policy, stream,
+                    )
+                else:
+                    side, points, turns = learn.playout(
+                        table, hs, bone[:], c.left, c.right, know.board | 1 << c.tile, nxt, rng, opts.playout_eps,
+                        learned, stream,
+                    )
                 playouts += 1
                 totals[k] += w * utility(side, points)
                 pts[k] += w * signed_points(side, points, me_side)
                 wins[k] += w * (1.0 if side == me_side else 0.0)
-                spent += opts.playout_us + opts.turn_us * turns
+                spent += opts.playout_us + turn_us * turns
         means, pts_mean, wins_mean = _means(totals, pts, wins, weights)
         self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
         return means
 
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
-        """Block duel: for each deal (weighted by the model's likelihood of the other seat's
-        plays), each candidate is followed by a rollout where both seats play the model's
-        favourite tile for the hand the deal gives it, and the computer's own later moves
-        are searched by a tree keyed by what it will have seen (``games.ai.tree``), so they
-        never read the deal (no strategy fusion). With ``duel_tree`` off, they follow the
-        model too: the value is that of "this play, then the model's play"."""
+        """Block duel (and, with ``block_tree``, any block game): for each deal (weighted by
+        the model's likelihood of the other seats' plays), each candidate is followed by a
+        rollout where every seat plays the model's favourite tile for the hand the deal gives
+        it, and the computer's own later moves are searched by a tree keyed by what it will
+        have seen (``games.ai.tree``), so they never read the deal (no strategy fusion). With
+        ``duel_tree`` off, they follow the model too: the value is that of "this play, then
+        the model's play"."""
         opts = self.options
         utility = make_utility(know, opts)
         scale = utility_scale(know, opts)
         table = know.table
         me = know.me
-        nxt = 1 - me
+        nxt = (me + 1) % table.players
         dealer = Dealer(know, rng)
         deal_us = opts.deal_us + (opts.swap_us * dealer.swaps if dealer.constrained else 0.0)
         temper = opts.temper
         choices = know.choices if temper > 0 else []
         if choices:
             deal_us += opts.weigh_us + opts.model_choice_us * len(choices)
+        crowd = opts.crowd_cost if table.players > 2 else 1.0
+        tree_us, rollout_us, model_us = opts.tree_us * crowd, opts.rollout_us * crowd, opts.model_us * crowd
+        deal_us *= crowd
         voids = public_voids(know)
-        single_deal = _single_deal(dealer)
+        # One possible deal: in a block duel the descents of that deal are the model's rollouts
+        # and one decides; with more seats the tree keeps learning on it.
+        single_deal = _single_deal(dealer) and table.players == 2
+        # Beyond the tree: the model's rollout, or the playouts (``tree_playout``).
+        finish = opts.tree_playout and opts.duel_tree and table.players > 2
+        policy = make_policy(*opts.playout_policy) if finish else None
         compiled = core.evaluate_duel(
             know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
             track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
-            costs=(budget, opts.setup_us * opts.speed, deal_us, opts.tree_us, opts.rollout_us, opts.model_us),
+            costs=(budget, opts.setup_us * opts.speed, deal_us, tree_us, rollout_us, model_us, opts.playout_us,
+                   opts.turn_us),
             limits=(opts.min_deals, opts.max_deals, single_deal), win_bonus=_win_bonus(know, opts),
-            game_bonus=opts.game_win,
+            game_bonus=opts.game_win, finish=(opts.playout_eps, policy) if policy is not None else None,
         ) if core.enabled() else None
         if compiled is not None:
             (means, pts_mean, wins_mean), deals, descents = compiled
@@ -400,6 +468,8 @@ class HardPlayer:
             w = choices_likelihood(table, choices, dealer.held_before(), temper) if choices else 1.0
             deals += 1
             weights += w
+            # The deal's playouts share their random numbers (``finish``), as in ``evaluate``.
+            stream: list[float] = []
             for k, c in enumerate(cands):
                 hs = hands[:]
                 hs[me] ^= 1 << c.tile
@@ -411,21 +481,26 @@ class HardPlayer:
                     continue
                 board = know.board | 1 << c.tile
                 descents += 1
+                turns = 0
                 if opts.duel_tree:
                     path.clear()
-                    side, points, work = descend(
-                        table, hs, c.left, c.right, board, me, voids, trees[k], path, opts.explore, opts.track_voids
+                    side, points, work, turns = descend(
+                        table, hs, c.left, c.right, board, me, voids, trees[k], path, opts.explore, opts.track_voids,
+                        (rng, opts.playout_eps, policy, stream) if policy is not None else None,
                     )
                     value = utility(side, points)
                     backup(path, w, value / scale)
-                    spent += opts.tree_us * len(path)
+                    spent += tree_us * len(path)
                 else:
                     side, points, work = rollout(table, hs, [], c.left, c.right, board, nxt, voids, opts.track_voids)
                     value = utility(side, points)
                 totals[k] += w * value
                 pts[k] += w * signed_points(side, points, me_side)
                 wins[k] += w * (1.0 if side == me_side else 0.0)
-                spent += opts.rollout_us + opts.model_us * work
+                if finish:
+                    spent += opts.playout_us + opts.turn_us * turns + model_us * work
+                else:
+                    spent += rollout_us + model_us * work
             if single_deal:
                 break
         means, pts_mean, wins_mean = _means(totals, pts, wins, weights)

@@ -1,4 +1,4 @@
-"""Block duels: the computer's own later moves, searched over what it will see.
+"""Block games: the computer's own later moves, searched over what it will see.
 
 ``hard`` values a candidate play in a block duel by playing the round on from
 it in many consistent deals. The other seat lays the model's favourite tile
@@ -13,14 +13,24 @@ a (deal-weighted) mean outcome; a move is picked by UCB1 among them, so that
 over the deals the tree learns the best move *for that information*, not for
 one deal (information-set Monte Carlo tree search, one observer). One new
 point is added per descent; beyond the tree the round is finished by
-``model.rollout``.
+``model.rollout``, or (``Finish``: ``HardOptions.tree_playout``) by the fast
+playout policy of ``sim.playout``, which costs a fifth of the model's rollout
+with four seats.
+
+The same holds with three or four seats where nothing can be drawn
+(``HardOptions.block_tree``: a block game, or a draw game whose boneyard is
+empty, pairs included): every other seat, partner included, replies by the
+model, and a decision point is keyed by the replies of all of them since the
+computer's last move (``reply_key``). The draw game with a boneyard is not
+searched this way: the computer's own draws would be part of what it sees.
 """
 from __future__ import annotations
 
 import math
+from random import Random
 
 from .model import model_move, model_play, rollout, with_void
-from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, round_result
+from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, playout, round_result
 
 # Exploration constant of UCB1, for outcomes scaled to about [-1, 1] (the default of
 # ``HardOptions.explore``).
@@ -40,7 +50,7 @@ class Move:
         self.visits = 0
         self.weight = 0.0
         self.total = 0.0
-        # The other seat's reply (tile * 2 + on_left, or PASS) -> the next own decision point.
+        # The other seats' replies (``reply_key``) -> the next own decision point.
         self.replies: dict[int, OwnNode] = {}
 
 
@@ -98,6 +108,12 @@ def own_moves(table: Table, me: int, hand: int, left: int, right: int, board: in
     return moves
 
 
+# Beyond the tree, the playouts of ``sim.playout`` instead of the model's rollout: (the
+# decision's random numbers, the share of random moves, the policy, the deal's stream of
+# numbers shared by its descents: common random numbers as in the playouts' search).
+Finish = tuple[Random, float, tuple[list[int], int], list[float]]
+
+
 def descend(
     table: Table,
     hands: list[int],
@@ -110,49 +126,59 @@ def descend(
     path: list[tuple[OwnNode, Move]],
     explore: float = EXPLORE,
     track_voids: bool = True,
-) -> tuple[int, int, int]:
-    """Play the round on from a position where the other seat is to move: its replies
-    by the model, the computer's moves through the tree under ``replies`` (adding one
-    decision point), then ``model.rollout``. Returns (winning side, points, model
-    work); the (point, move) pairs taken are appended to ``path``. ``hands`` is consumed."""
-    other = 1 - me
+    finish: Finish | None = None,
+) -> tuple[int, int, int, int]:
+    """Play the round on from a position where the seat after the computer is to move: the
+    other seats' replies by the model, the computer's moves through the tree under
+    ``replies`` (adding one decision point), then ``model.rollout`` (or ``sim.playout`` with
+    ``finish``). Returns (winning side, points, model work, playout turns); the (point, move)
+    pairs taken are appended to ``path``. ``hands`` is consumed. Any block game: a decision
+    point is keyed by the replies of all the other seats (partner included) since the
+    computer's last move (``reply_key``)."""
+    n = table.players
+    nxt = me + 1 if me + 1 < n else 0
     passes = 0
     work = 0
     closed = True  # block game: a number whose seven tiles are all out ends it
     while True:
-        h = hands[other]
-        m = h & ENDS_MASK[left * 8 + right]
-        if m:
-            passes = 0
-            t, on_left, cost = model_move(table, other, h, m, left, right, board, voids)
-            work += cost
-            h ^= 1 << t
-            hands[other] = h
-            board |= 1 << t
-            left, right = play_tile(left, right, t, on_left)
-            if not h:
-                return (*round_result(table, hands, other), work)
-            if closed and left == right and board & NUM[left] == NUM[left]:
-                return (*round_result(table, hands, -1), work)
-            reply = t * 2 + on_left
-        else:
-            passes += 1
-            if passes >= 2:
-                return (*round_result(table, hands, -1), work)
-            if track_voids:
-                voids = with_void(voids, other, left, right)
-            reply = PASS
-        node = replies.get(reply)
+        key = 0
+        seat = nxt
+        while seat != me:
+            h = hands[seat]
+            m = h & ENDS_MASK[left * 8 + right]
+            if m:
+                passes = 0
+                t, on_left, cost = model_move(table, seat, h, m, left, right, board, voids)
+                work += cost
+                h ^= 1 << t
+                hands[seat] = h
+                board |= 1 << t
+                left, right = play_tile(left, right, t, on_left)
+                if not h:
+                    return (*round_result(table, hands, seat), work, 0)
+                if closed and left == right and board & NUM[left] == NUM[left]:
+                    return (*round_result(table, hands, -1), work, 0)
+                reply = t * 2 + on_left
+            else:
+                passes += 1
+                if passes >= n:
+                    return (*round_result(table, hands, -1), work, 0)
+                if track_voids:
+                    voids = with_void(voids, seat, left, right)
+                reply = PASS
+            key = reply_key(key, reply)
+            seat = seat + 1 if seat + 1 < n else 0
+        node = replies.get(key)
         fresh = node is None
         if node is None:
             node = OwnNode(own_moves(table, me, hands[me], left, right, board, voids))
-            replies[reply] = node
+            replies[key] = node
         move = node.select(explore)
         path.append((node, move))
         if move.tile == PASS:
             passes += 1
-            if passes >= 2:
-                return (*round_result(table, hands, -1), work)
+            if passes >= n:
+                return (*round_result(table, hands, -1), work, 0)
             if track_voids:
                 voids = with_void(voids, me, left, right)
         else:
@@ -162,13 +188,23 @@ def descend(
             board |= 1 << move.tile
             left, right = play_tile(left, right, move.tile, move.on_left)
             if not h:
-                return (*round_result(table, hands, me), work)
+                return (*round_result(table, hands, me), work, 0)
             if closed and left == right and board & NUM[left] == NUM[left]:
-                return (*round_result(table, hands, -1), work)
+                return (*round_result(table, hands, -1), work, 0)
         if fresh:
-            side, points, more = rollout(table, hands, [], left, right, board, other, voids, track_voids)
-            return side, points, work + more
+            if finish is not None:
+                rng, eps, policy, stream = finish
+                side, points, turns = playout(table, hands, [], left, right, board, nxt, rng, eps, policy, stream)
+                return side, points, work, turns
+            side, points, more = rollout(table, hands, [], left, right, board, nxt, voids, track_voids)
+            return side, points, work + more, 0
         replies = move.replies
+
+
+def reply_key(key: int, reply: int) -> int:
+    """``key`` followed by one more seat's reply (``tile * 2 + on_left`` or ``PASS``): the
+    replies of the other seats in turn order, six bits each, so each sequence has its own key."""
+    return key * 64 + reply + 1
 
 
 def backup(path: list[tuple[OwnNode, Move]], weight: float, reward: float) -> None:

@@ -29,20 +29,30 @@ Versions are strings, one sequence per level:
 - hard "2": the search with the compiled core (merged in 3707a84,
   2026-12-01 23:34): thirty times the work per unit of budget
   (``HardOptions.speed``), at most 40,000 deals, playouts drawing from the
-  decision's own random numbers, exact solves capped at 200,000 nodes.
+  decision's own random numbers, exact solves capped at 200,000 nodes. Still
+  run by this code (``hard.VERSION_OPTIONS["2"]``), to recompute its moves.
+- hard "3": version 2 with the own-move tree wherever three or four seats
+  can draw nothing (pairs, three and four alone): the other seats reply by
+  the tips model inside the tree, the playouts finish the round beyond it
+  (``HardOptions.block_tree``, ``tree_playout``, ``crowd_cost`` 4). Block
+  duels, the draw game with a boneyard and the endgames decide as in "2".
 
 Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
 are version "1"; a hard move is version "1" when its game was played before
 the compiled core reached the site, and version "2" when it was played after
 (from 2026-12-01 23:34 until versions were recorded). The file does not say
-which, so a recomputation tries the version this code implements and, when it
-gives another move, names the other one (``recompute``).
+which, so a recomputation tries the one of them this code still runs ("2") and,
+when it gives another move, names the other one (``recompute``).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "2"}
+SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "3"}
+
+# Every version this code runs, the current one last: an older one stays while recomputing
+# its moves costs no more than its options (``hard.VERSION_OPTIONS``).
+IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3")}
 
 # The versions a move recorded without one may have been chosen by, oldest first.
 UNVERSIONED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("1", "2")}
@@ -63,8 +73,9 @@ def search_version(level: str) -> str:
 
 
 def implements(level: str, version: str) -> bool:
-    """Whether this code decides as ``level`` version ``version`` did."""
-    return SEARCH_VERSIONS.get(level) == version
+    """Whether this code decides as ``level`` version ``version`` did (its current version or
+    an older one it still runs)."""
+    return version in IMPLEMENTED.get(level, ())
 
 
 def possible_versions(level: str, version: object) -> tuple[str, ...]:

@@ -28,13 +28,13 @@ def load() -> str:
 
 def _exercise() -> bool:
     """A small decision that goes through each entry point (a block duel; a draw game of
-    four), each at its first position with a choice between plays. False if one
-    was missing from the cache where compiling is forbidden."""
+    two, with a boneyard to draw from), each at its first position with a choice between
+    plays. False if one was missing from the cache where compiling is forbidden."""
 
     player = HardPlayer(options=HardOptions(budget_ms=0.5))
     medium = MediumPlayer()
     k = core._kernels()
-    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 4, False)):
+    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 2, False)):
         state = new_game(rules_for(preset, players=players, teams=teams), seed="core-build")
         rng = Random(0)
         while not state.round_over:

@@ -26,31 +26,61 @@ def _row(item: dict[str, Any], names: dict[int, str], biggest: Sequence[int]) ->
         "cost_text": points_text(-item.get("cost", 0.0)),
         "big": item["seq"] in biggest,
         "options_text": [(action_text(o["action"]), points_text(o["points"])) for o in item.get("options", [])],
+        # The chart's two points of this decision (its text alternative: the table of every choice).
+        "best_points_text": _points_or_dash(option_points(item, item.get("best"))),
+        "played_points_text": _points_or_dash(option_points(item, item.get("played"))),
     }
 
 
+def _points_or_dash(points: float | None) -> str:
+    return "\u2013" if points is None else points_text(points)  # an en dash, as the table's empty cells
+
+
+def option_points(item: dict[str, Any], action: Any) -> float | None:
+    """The expected points the stored review gives ``action`` (one of its
+    ``options``), None when it has none (an older or partial review)."""
+    for option in item.get("options") or ():
+        if option.get("action") == action:
+            return round(float(option["points"]), 2)
+    return None
+
+
 def review_chart(moves: Sequence[dict[str, Any]], names: dict[int, str], biggest: Sequence[int]) -> dict[str, Any]:
-    """The review as a chart (static/js/charts.js): one point per decision of a
-    player (x the move's number, y the expected points it lost against the hard
-    computer's choice), one line per player, the biggest mistakes marked, and
+    """The review as a chart (static/js/charts.js), the game's swing: at each
+    decision of a player (x the move's number), the points its side could
+    expect from the round after the hard computer's choice and after the move
+    played (the stored review's ``options[].points``: the gap is the cost),
+    two lines per player; the biggest mistakes marked on the played line; and
     for each point the replay step that shows its position."""
     seqs = [int(item["seq"]) for item in moves]
     seats = sorted({int(item["seat"]) for item in moves})
-    cost = {int(item["seq"]): float(item.get("cost") or 0.0) for item in moves}
     seat_of = {int(item["seq"]): int(item["seat"]) for item in moves}
-    series: list[dict[str, Any]] = [
-        {"label": names.get(seat, str(seat)), "values": [cost[seq] if seat_of[seq] == seat else None for seq in seqs]}
-        for seat in seats
-    ]
+    best = {int(item["seq"]): option_points(item, item.get("best")) for item in moves}
+    played = {int(item["seq"]): option_points(item, item.get("played")) for item in moves}
+    series: list[dict[str, Any]] = []
+    for seat in seats:
+        name = names.get(seat, str(seat))
+        series.append(
+            {
+                "label": _("%(name)s: the hard computer's choice") % {"name": name},
+                "values": [best[seq] if seat_of[seq] == seat else None for seq in seqs],
+            }
+        )
+        series.append(
+            {
+                "label": _("%(name)s: the move played") % {"name": name},
+                "values": [played[seq] if seat_of[seq] == seat else None for seq in seqs],
+            }
+        )
     series.append(
-        {"label": _("Biggest mistakes"), "points": True, "values": [cost[seq] if seq in biggest else None for seq in seqs]}
+        {"label": _("Biggest mistakes"), "points": True, "values": [played[seq] if seq in biggest else None for seq in seqs]}
     )
     return {
         "time": False,
         "x": seqs,
         "series": series,
         "x_label": _("Move"),
-        "y_label": _("Expected points lost"),
+        "y_label": _("Expected points of the round"),
         # The replay's steps count from 0 before the first move: move n shows at step n - 1 (as the links do).
         "goto": [seq - 1 for seq in seqs],
     }

@@ -37,6 +37,7 @@ from .state import State
 from .tiles import TILES, Tile
 
 __all__ = [
+    "BOT_TITLE",
     "NotationError",
     "Record",
     "dumps",
@@ -52,8 +53,15 @@ __all__ = [
 ]
 
 # The tags a record writes first, in this order when given (docs/notation.md); the
-# variant and its options follow, then any other tag.
-FIRST_TAGS = ("Event", "Site", "Date", "Table", "Seat0", "Seat1", "Seat2", "Seat3", "Result")
+# variant and its options follow, then any other tag. ``SeatNTitle`` follows its
+# seat's name: a title of the player at seat N (``BOT``: a program plays it).
+FIRST_TAGS = (
+    "Event", "Site", "Date", "Table",
+    "Seat0", "Seat0Title", "Seat1", "Seat1Title", "Seat2", "Seat2Title", "Seat3", "Seat3Title",
+    "Result",
+)
+# The title of a seat played by a program (a bot account of the site).
+BOT_TITLE = "BOT"
 _RULE_TAGS = {
     "draw": "Draw",
     "players": "Players",
@@ -71,6 +79,8 @@ _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 _ROUND = re.compile(r"([1-9][0-9]*)(?:@([0-3]))?\.\Z")
 _TOKEN = re.compile(r"(?:([0-6])([0-6])([LR]?)|D(?:([0-6])([0-6]))?|P|X([0-3])|=)\Z")
 _RESULT = re.compile(r"\*|[0-9]+(?:-[0-9]+){1,3}\Z")
+_SEAT_TITLE = re.compile(r"Seat([0-9]+)Title\Z")
+_TITLE = re.compile(r"[A-Z]{1,8}\Z")
 
 
 class NotationError(ValueError):
@@ -109,6 +119,17 @@ class Record:
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of tag ``name``."""
         return self._tag_map.get(name, default)
+
+    @property
+    def titles(self) -> dict[int, str]:
+        """The players' titles by seat (the ``SeatNTitle`` tags)."""
+        found = ((_SEAT_TITLE.match(name), value) for name, value in self.tags)
+        return {int(match.group(1)): value for match, value in found if match is not None}
+
+    @property
+    def bots(self) -> tuple[int, ...]:
+        """The seats played by programs (title ``BOT``), in seat order."""
+        return tuple(sorted(seat for seat, title in self.titles.items() if title == BOT_TITLE))
 
 
 # -- one action ------------------------------------------------------------------------
@@ -244,6 +265,7 @@ def record_of(
     given = [(name, value) for name, value in tags if name not in _RULE_TAGS.values() and name != "Variant"]
     for name, value in given:
         _check_tag(name, value)
+        _check_title(name, value, rules.players)
     if not _RESULT.match(result):
         raise NotationError(f"{result!r} is not a result (scores joined by '-', or '*')")
     seat, tile = opening
@@ -269,6 +291,17 @@ def _check_tag(name: str, value: str) -> None:
         raise NotationError(f"{name!r} is not a tag name (letters, digits, _)")
     if not isinstance(value, str) or "\n" in value or "\r" in value:
         raise NotationError(f"tag {name}: a value is one line of text")
+
+
+def _check_title(name: str, value: str, players: int, line: int = 0) -> None:
+    """A ``SeatNTitle`` tag names a seat at the table, and its title is capitals."""
+    match = _SEAT_TITLE.match(name)
+    if match is None:
+        return
+    if int(match.group(1)) >= players:
+        raise NotationError(f"tag {name}: seat {match.group(1)} is not at a table of {players}", line)
+    if not _TITLE.match(value):
+        raise NotationError(f"tag {name}: a title is capital letters (like {BOT_TITLE}), not {value[:20]!r}", line)
 
 
 def _escape(value: str) -> str:
@@ -339,6 +372,8 @@ def loads(text: str) -> Record:
     except NotationError as error:
         raise NotationError(error.reason, 1) from None
     players = rules.players
+    for line_no, (name, value) in enumerate(tags, 1):
+        _check_title(name, value, players, line_no)
     events: list[Event] = []
     opening: tuple[int, tuple[int, int]] | None = None
     result: str | None = None

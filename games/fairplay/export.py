@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.engine import Event, Rules, new_game
-from games.engine.notation import Record, dumps, record_of, rounds
+from games.engine.notation import BOT_TITLE, Record, dumps, record_of, rounds
 from games.fairplay import fairness
 from games.models import Game, Seat, Table
 
@@ -63,6 +63,8 @@ def game_record(game: Game) -> Record:
         ("Date", when.strftime("%Y.%m.%d")),
         ("Table", str(game.table_id)),
         *((f"Seat{seat.number}", _player(seat)) for seat in seats),
+        # A bot account's seat (docs/notation.md): a program played it.
+        *((f"Seat{seat.number}Title", BOT_TITLE) for seat in seats if seat.bot),
         ("Result", result),
         ("Commitment", game.commitment),
     ]

@@ -223,6 +223,7 @@ def table_players(table: Table, seats: Iterable[Seat] | None = None) -> list[dic
                 "kind": seat.kind,
                 "level": seat.level or None,
                 "member": seat.user.get_username() if seat.user is not None and seat.name else None,
+                "bot": seat.bot,
             }
         )
     return players

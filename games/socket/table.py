@@ -466,15 +466,17 @@ class TableConsumer(JsonSocket):
 
     async def handle_chat_mute(self, content: dict[str, Any]) -> None:
         """Mute (or unmute) a member's lines at this table, for this viewer;
-        with ``"all": true``, the whole chat (the panel's switch)."""
+        with ``"all": true``, the whole chat (the panel's switch); with
+        ``"table": true``, this table's whole chat."""
         everyone = content.get("all", False) is True
-        username, mute = ("" if everyone else content.get("user")), content.get("mute", True)
+        here = not everyone and content.get("table", False) is True
+        username, mute = ("" if everyone or here else content.get("user")), content.get("mute", True)
         if not isinstance(username, str) or not isinstance(mute, bool):
             await self.send_error("bad_frame", _("Say whom to mute (user) and whether (mute)."), reason="chat_mute")
             return
         try:
             frame = await database_sync_to_async(self._ask)(
-                table_chat_mute, user_id=self.user_id, username=username, mute=mute, everyone=everyone
+                table_chat_mute, user_id=self.user_id, username=username, mute=mute, everyone=everyone, here=here
             )
         except ChatRefused as refused:
             await self.send_error(refused.code, refused.message, reason="chat_mute", **refused.extra)
@@ -485,7 +487,7 @@ class TableConsumer(JsonSocket):
         was_off = self.chat_off
         self._note_chat_off(frame)
         await self.send_json(frame)
-        if was_off and not self.chat_off:
+        if (was_off and not self.chat_off) or (here and not mute and not self.chat_off):
             # On again: the last lines, as at a connection.
             await self._send_chat_history()
 

@@ -10,7 +10,9 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client
 
 from config.asgi import application
 
@@ -22,15 +24,24 @@ def new_session_key() -> str:
     return session.session_key
 
 
-class Socket:
-    """A websocket client of ``/ws/table/<id>/`` with the frames it received.
+def login_session(username: str) -> str:
+    """A new member signed in: their session key (what their browser's cookie holds)."""
+    user = get_user_model().objects.create_user(username=username, password="secret-pass-123")
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
 
-    ``receive`` and ``drain`` pass over the notices other apps add (``NOISE``,
-    e.g. the turn clock), which stay in ``frames``."""
 
-    NOISE = frozenset({"clock"})
+class PathSocket:
+    """A websocket client of any path of the site (``/ws/lobby/``,
+    ``/ws/tournament/<id>/``...) with every frame it received in ``frames``.
 
-    def __init__(self, table_id: int, *, session_key: str | None = None, language: str | None = None) -> None:
+    ``receive``, ``until`` and ``drain`` pass over the frame types in
+    ``NOISE`` (none here), which stay in ``frames``."""
+
+    NOISE: frozenset[str] = frozenset()
+
+    def __init__(self, path: str, session_key: str | None = None, *, language: str | None = None) -> None:
         headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
         cookies = []
         if session_key:
@@ -39,15 +50,14 @@ class Socket:
             cookies.append(f"{settings.LANGUAGE_COOKIE_NAME}={language}")
         if cookies:
             headers.append((b"cookie", "; ".join(cookies).encode()))
-        self.communicator = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+        self.communicator = WebsocketCommunicator(application, path, headers=headers)
         self.frames: list[dict[str, Any]] = []
 
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> None:
         connected, _subprotocol = await self.communicator.connect(timeout=5)
         assert connected
-        return await self.receive()
 
-    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+    async def receive(self, timeout: float = 10) -> dict[str, Any]:
         while True:
             frame = await self.communicator.receive_json_from(timeout=timeout)
             self.frames.append(frame)
@@ -56,12 +66,19 @@ class Socket:
 
     async def until(self, kind: str, *, timeout: float = 10, **match: Any) -> dict[str, Any]:
         """Receive until a frame of type ``kind`` (with the given fields)."""
+        return (await self.through(kind, timeout=timeout, **match))[-1]
+
+    async def through(self, kind: str, *, timeout: float = 10, **match: Any) -> list[dict[str, Any]]:
+        """Every frame (but ``NOISE``) up to and including the first of type ``kind``
+        with the given fields: what a fixed ``drain`` window would miss on a slow machine."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        got = []
         while True:
             frame = await self.receive(timeout=max(0.01, deadline - loop.time()))
+            got.append(frame)
             if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
-                return frame
+                return got
 
     async def drain(self, quiet: float = 0.3) -> list[dict[str, Any]]:
         """Every frame until none comes for ``quiet`` seconds. (A timed-out
@@ -88,6 +105,63 @@ class Socket:
 
     async def close(self) -> None:
         await self.communicator.disconnect()
+
+
+class Socket(PathSocket):
+    """A websocket client of ``/ws/table/<id>/``; ``connect`` returns its first
+    frame. The notices other apps add (``NOISE``, e.g. the turn clock) are
+    passed over."""
+
+    NOISE = frozenset({"clock"})
+
+    def __init__(self, table_id: int, *, session_key: str | None = None, language: str | None = None) -> None:
+        super().__init__(f"/ws/table/{table_id}/", session_key, language=language)
+
+    async def connect(self) -> dict[str, Any]:  # type: ignore[override]
+        await super().connect()
+        return await self.receive(timeout=5)
+
+    async def receive(self, timeout: float = 5) -> dict[str, Any]:
+        return await super().receive(timeout)
+
+
+async def play_first_legal(
+    players: dict[int, PathSocket], last: dict[int, dict[str, Any]], *, turns: int = 3000
+) -> dict[str, Any]:
+    """The players at one table (seat -> their table socket) each send the
+    first of their legal actions whenever they have any (a round after the
+    first asked for by a player), until the game is over: returns the
+    ``game_over`` frame. ``last`` holds each seat's last ``state`` frame and is
+    kept up to date."""
+    for _ in range(turns):
+        for seat, socket in players.items():
+            over = next((frame for frame in reversed(socket.frames) if frame["type"] == "game_over"), None)
+            if over is not None:
+                return over
+            state = last[seat]
+            if state["view"] and state["view"]["game_over"]:
+                return await socket.until("game_over")
+            if state["legal"]:
+                action = state["legal"][0]
+                await socket.send({**action, "seq": state["seq"]})
+                while True:
+                    frame = await socket.receive()
+                    if frame["type"] == "state":
+                        last[seat] = frame
+                        break
+                    if frame["type"] == "error":
+                        # Both players may ask for the next round: the second
+                        # is late (stale). Anything else is a bug.
+                        assert frame["code"] == "stale", frame
+                        assert action["type"] == "next_round", frame
+                        await socket.send({"type": "sync", "seq": state["seq"]})
+        for seat, socket in players.items():
+            # Every frame sent meanwhile (the other players' moves, the end).
+            while not await socket.communicator.receive_nothing(timeout=0.02):
+                frame = await socket.receive()
+                if frame["type"] == "state":
+                    last[seat] = frame
+    raise AssertionError("the game did not end")
 
 
 def dumps(frame: dict[str, Any]) -> str:

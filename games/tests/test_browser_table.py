@@ -545,6 +545,27 @@ def test_french_scripted_table(new_context, site_server) -> None:
     assert errors == []
 
 
+def test_a_bot_account_is_marked_at_its_seat_and_in_the_chat(new_context, site_server) -> None:
+    """The ``bot`` flag of a player (the ``table`` object) and of a chat line
+    puts the profile's mark after the name, in the page's language."""
+    table = both_ends_table()
+    config = scripted_config(2)
+    config["players"][1] = {
+        "seat": 1, "name": "deepbones", "kind": "human", "level": None, "member": "deepbones", "bot": True,
+    }
+    page, errors = open_scripted(new_context, site_server, table, config, locale="fr-FR")
+    mark = page.locator('#players .player[data-seat="1"] .player-name [data-bot]')
+    assert mark.inner_text() == "Bot"
+    assert mark.get_attribute("title") == "Un programme qui joue par l\u2019API"
+    assert page.locator("#me-player [data-bot]").count() == 0
+    table.send({"type": "chat", "id": 1, "from": "deepbones", "text": "bonne chance", "room": "players", "bot": True})
+    table.send({"type": "chat", "id": 2, "from": "ada", "text": "merci", "room": "players", "bot": False})
+    page.locator('[data-chat-id="2"]').wait_for()
+    assert page.locator('[data-chat-id="1"] .chat-from [data-bot]').inner_text() == "Bot"
+    assert page.locator('[data-chat-id="2"] [data-bot]').count() == 0
+    assert errors == []
+
+
 # ---------------------------------------------------------------- live
 
 

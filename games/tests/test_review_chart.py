@@ -19,30 +19,50 @@ from games.tests.test_review import finished_computer_game
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("computer_queue")]
 
 
-def decision(seq: int, seat: int, cost: float) -> dict:
+def decision(seq: int, seat: int, cost: float, best_points: float = 10.0) -> dict:
+    """A stored decision: the hard computer's choice (a 6-6 on the left) expects
+    ``best_points``, the move played (a pass when it cost something) ``cost`` fewer."""
+    best = {"type": "play", "seat": seat, "tile": [6, 6], "end": "left"}
+    played = best if cost == 0 else {"type": "pass", "seat": seat}
+    options = [{"action": best, "points": best_points, "wins": 0.6}]
+    if cost:
+        options.append({"action": played, "points": best_points - cost, "wins": 0.4})
     return {
         "seq": seq,
         "seat": seat,
         "round": 1,
-        "played": {"type": "pass"},
-        "best": {"type": "pass"},
+        "played": played,
+        "best": best,
         "agrees": cost == 0,
         "cost": cost,
         "mistake": cost >= 2.0,
-        "options": [],
+        "options": options,
     }
 
 
-def test_each_decision_is_a_point_of_its_players_line_and_the_biggest_are_marked() -> None:
-    moves = [decision(3, 0, 0.0), decision(4, 2, 1.5), decision(7, 0, 6.25), decision(9, 2, 2.5)]
+def test_each_decision_is_a_point_of_its_players_two_lines_and_the_biggest_are_marked() -> None:
+    moves = [decision(3, 0, 0.0), decision(4, 2, 1.5, 4.0), decision(7, 0, 6.25, -2.0), decision(9, 2, 2.5)]
     chart = review_page.review_chart(moves, {0: "Ann", 2: "Cy"}, [7])
     assert chart["x"] == [3, 4, 7, 9]
-    ann, cy, marks = chart["series"]
-    assert (ann["label"], ann["values"]) == ("Ann", [0.0, None, 6.25, None])
-    assert (cy["label"], cy["values"]) == ("Cy", [None, 1.5, None, 2.5])
+    ann_best, ann_played, cy_best, cy_played, marks = chart["series"]
+    # The game's swing: the points expected after the best choice and after the move played.
+    assert (ann_best["label"], ann_best["values"]) == ("Ann: the hard computer's choice", [10.0, None, -2.0, None])
+    assert (ann_played["label"], ann_played["values"]) == ("Ann: the move played", [10.0, None, -8.25, None])
+    assert cy_best["values"] == [None, 4.0, None, 10.0]
+    assert cy_played["values"] == [None, 2.5, None, 7.5]
+    assert chart["y_label"] == "Expected points of the round"
+    # The biggest mistake is marked where the move played left its side.
     assert marks["points"] is True
-    assert marks["values"] == [None, None, 6.25, None]
+    assert marks["values"] == [None, None, -8.25, None]
     assert chart["goto"] == [2, 3, 6, 8]  # move n is shown at the replay's step n - 1
+
+
+def test_a_decision_without_the_options_has_no_point() -> None:
+    moves = [{**decision(3, 0, 3.0), "options": []}, decision(5, 0, 0.0)]
+    best, played, marks = review_page.review_chart(moves, {0: "Ann"}, [3])["series"]
+    assert best["values"] == [None, 10.0]
+    assert played["values"] == [None, 10.0]
+    assert marks["values"] == [None, None]
 
 
 def review_fragment(game, key: str, language: str) -> str:
@@ -69,7 +89,10 @@ def test_the_review_fragment_holds_the_chart_data_and_its_text_alternative(langu
     chart = json.loads(match.group(1))
     assert chart["x"] == seqs
     assert sum(v is not None for v in chart["series"][0]["values"]) == 3
-    assert chart["series"][-1]["values"] == [None, 4.0, None]
+    assert sum(v is not None for v in chart["series"][1]["values"]) == 3
+    assert chart["series"][-1]["values"] == [None, 6.0, None]  # 10 expected, 4 lost
+    # The table of every choice holds the two lines' points (the chart's text alternative).
+    assert (html.count("<td>+10"), html.count("<td>+6"), html.count("<td>+9")) == (4, 1, 1)
     assert caption in html
     # The biggest mistake's link to its position, as the chart's point leads to it.
     assert f'href="#step-{seqs[1]}" data-goto="{seqs[1] - 1}"' in html

@@ -15,6 +15,7 @@ agreed draw.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +23,14 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.engine import EventKind, dump_state, rules_for
+from games.engine import Event, EventKind, dump_state, rules_for
 from games.fairplay import fairness, signing
 from games.fairplay import move_chain as chain
 from games.live.frames import event_frame
 from games.models import Game, Move, Table
 from games.play import selectors, services
 from games.play.services.moves import finish_result
-from games.verifier import verify_replay
+from games.verifier import arena, verify_replay
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,16 @@ def test_the_stored_games_hold_every_kind_of_move() -> None:
 
 def test_the_kinds_a_move_row_may_hold_are_the_kinds_of_the_event_type() -> None:
     assert [value for value, _label in Move.Kind.choices] == [str(kind) for kind in EventKind]
+
+
+@pytest.mark.parametrize("name", sorted(STORED))
+def test_a_stored_game_counts_the_same_tiles_laid_from_its_rows_and_from_its_replay(name: str) -> None:
+    """The berserk bonus's count (games.verifier.arena.tiles_laid): the site reads the
+    stored rows, the tournament verifier the replay's actions; both give each seat's plays."""
+    spec = STORED[name]
+    rows = arena.tiles_laid(Event.from_row(kind, seat, payload) for _seq, seat, kind, payload, _head in spec["moves"])
+    actions = json.loads(spec["replay_json"])["actions"]
+    replay = arena.tiles_laid(Event.from_json(action) for action in actions)
+    by_hand = Counter(seat for _seq, seat, kind, _payload, _head in spec["moves"] if kind == "play")
+    assert rows == replay == dict(by_hand)
+    assert set(rows) == set(range(spec["players"]))  # every seat laid tiles in these games

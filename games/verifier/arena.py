@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from games.engine import State
+from games.engine import Event, EventKind, State
 
 WIN = 2
 DRAW = 1
@@ -151,6 +151,17 @@ def place_of(state: State, seat: int) -> int:
     if not state.game_over:
         raise ValueError("the game is not over")
     return placements(state.scores, winner=state.winner, resigned=state.resigned)[seat]
+
+
+def tiles_laid(events: Iterable[Event]) -> dict[int, int]:
+    """How many tiles each seat laid in a game (its plays): the count the berserk
+    bonus needs (``BERSERK_TILES``). The site counts the stored moves
+    (``Event.from_row``), the verifier the replay's actions (``Event.from_json``)."""
+    laid: dict[int, int] = {}
+    for event in events:
+        if event.kind is EventKind.PLAY and event.seat is not None:
+            laid[event.seat] = laid.get(event.seat, 0) + 1
+    return laid
 
 
 def facts_of(state: State, seat: int, *, tiles_laid: int, berserk: bool) -> Facts:

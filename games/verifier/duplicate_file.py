@@ -10,7 +10,16 @@ Called by ``verify_tournament`` for a file whose format is "duplicate"::
                            "replay": {... the game's signed replay.json ...}}, ...],
                 "results": [{"table": 31, "seat": 0, "player": "ana", "outcome": "win", "margin": 14,
                              "matchpoints": 2, "top": 2, "percent": "100.00"}, ...]}, ...],
-    "standings": [{"rank": 1, "player": "ana", "score": "150.00", "matchpoints": 5, "rounds": 2}, ...]
+    "standings": [{"rank": 1, "player": "ana", "score": "150.00", "matchpoints": 5, "rounds": 2}, ...],
+    "games": [{"round": 1, "table": 31, "seats": [...], "replay": {...}}, ...],
+    "scores": [{"round": 1, "table": 31, "points": ["100.00", null], "matchpoints": [2, null]}, ...]
+
+``games`` and ``scores`` are the fields every results file has (the
+section of the published interfaces): every game of the rounds, in their
+order, each with its round; and each game's points by seat (the seat's
+percent of the round, as its result states it; null for the computer's
+seat) with its matchpoints. They repeat the rounds, and must agree with
+them: one changed is refused.
 """
 
 from __future__ import annotations
@@ -69,6 +78,26 @@ def _game_results(
     return results
 
 
+SEATS = 2
+"""A duplicate table's seats (the duel modes)."""
+
+
+def game_scores(
+    number: int, tables: Sequence[int], results: Sequence[tuple[int, duplicate.Scored]]
+) -> list[dict[str, Any]]:
+    """The top-level ``scores`` of a round's games (in the order of ``tables``):
+    each seat's percent (as the results show it) and matchpoints, None for a
+    seat that scores nothing (the computer's)."""
+    rows: dict[int, dict[str, Any]] = {
+        table: {"round": number, "table": table, "points": [None] * SEATS, "matchpoints": [None] * SEATS}
+        for table in tables
+    }
+    for table, item in results:
+        rows[table]["points"][item.result.seat] = duplicate.shown(item.percent)
+        rows[table]["matchpoints"][item.result.seat] = item.matchpoints
+    return [rows[table] for table in tables]
+
+
 def verify_duplicate(data: Mapping[str, Any], public_key: str) -> tuple[int, int, list[duplicate.Standing]]:
     """(games, players, standings) of a duplicate results file whose signature
     was checked; ``Disagreement`` naming the first thing that does not add up."""
@@ -80,6 +109,8 @@ def verify_duplicate(data: Mapping[str, Any], public_key: str) -> tuple[int, int
     rounds: list[list[duplicate.Scored]] = []
     tables: set[int] = set()
     games = 0
+    all_games: list[dict[str, Any]] = []
+    all_scores: list[dict[str, Any]] = []
     for number, round_data in enumerate(_list(data, "rounds"), start=1):
         if not isinstance(round_data, Mapping) or round_data.get("round") != number:
             raise Disagreement(f"round {number} is missing or out of order")
@@ -90,12 +121,15 @@ def verify_duplicate(data: Mapping[str, Any], public_key: str) -> tuple[int, int
             raise Disagreement(f"round {number}: the seed does not match the commitment")
         results: list[tuple[int, duplicate.Result]] = []
         seen: set[str] = set()
+        round_tables: list[int] = []
         for game in _list(round_data, "games"):
             found = _game_results(game, number, seed, commitment, public_key, set(players))
             table = int(game["table"])
             if table in tables:
                 raise Disagreement(f"table {table} is listed twice")
             tables.add(table)
+            round_tables.append(table)
+            all_games.append({**game, "round": number})
             games += 1
             for result in found:
                 if result.player in seen:
@@ -119,7 +153,22 @@ def verify_duplicate(data: Mapping[str, Any], public_key: str) -> tuple[int, int
             }
             if not isinstance(theirs, Mapping) or dict(theirs) != expected:
                 raise Disagreement(f"round {number}, table {table}: the result is {expected}, not {theirs}")
+        all_scores += game_scores(
+            number, round_tables, [(table, mine) for (table, _result), mine in zip(results, scored, strict=True)]
+        )
         rounds.append(scored)
+    listed = _list(data, "games")
+    if len(listed) != len(all_games) or any(
+        not isinstance(theirs, Mapping) or dict(theirs) != mine for mine, theirs in zip(all_games, listed, strict=True)
+    ):
+        raise Disagreement("the file's games are not the games of its rounds")
+    for mine_score, theirs_score in zip(all_scores, _list(data, "scores"), strict=False):
+        if not isinstance(theirs_score, Mapping) or dict(theirs_score) != mine_score:
+            raise Disagreement(
+                f"round {mine_score['round']}, table {mine_score['table']}: the score is {mine_score}, not {theirs_score}"
+            )
+    if len(_list(data, "scores")) != len(all_scores):
+        raise Disagreement(f"the file lists {len(_list(data, 'scores'))} scores, not {len(all_scores)}")
     try:
         standings = duplicate.standings(players, rounds)
     except ValueError as error:

@@ -33,6 +33,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.engine import Event
+
 from . import arena, duplicate
 from .duplicate_file import verify_duplicate
 from .replay import Disagreement, _check_signature, verify_replay
@@ -90,10 +92,8 @@ def _game_facts(
     if replay.get("table") != table:
         raise Disagreement(f"game {index}: the replay is of table {replay.get('table')}, not {table}")
     named = {item.get("seat"): item.get("member") for item in replay.get("players", []) if isinstance(item, Mapping)}
-    laid: dict[int, int] = {}
-    for action in replay.get("actions", []):
-        if isinstance(action, Mapping) and action.get("type") == "play" and isinstance(action.get("seat"), int):
-            laid[action["seat"]] = laid.get(action["seat"], 0) + 1
+    # verify_replay has checked every action: each decodes.
+    laid = arena.tiles_laid(Event.from_json(action) for action in replay.get("actions", []))
     state = report.state
     if state.players != players or len(_list(game, "seats")) != players or state.rules.teams:
         raise Disagreement(f"game {index} (table {table}) is not a game of {players} players, as the mode's are")

@@ -1,5 +1,6 @@
 """A member who blocked another: never invited by them (and they are not
-told), never paired with them by the ranked queue while anyone else waits."""
+told), never paired with them by the ranked queue or a room's queue while
+anyone else waits."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from community import services as community
-from lobby import private, services
+from lobby import private, room_tables, services
 from lobby.matchmaking import Ticket, pair_tickets
 from lobby.models import Invitation, QueueEntry
 
@@ -37,6 +38,18 @@ def test_the_queue_pairs_a_blocker_with_someone_else(make_member) -> None:
     for user in (ada, bob, cleo):
         QueueEntry.objects.create(user=user, mode="duel-block", rating=1500, joined_at=joined)
     tables = services.run_matcher()
+    assert len(tables) == 1
+    seated = {seat.user_id for seat in tables[0].seats.all()}
+    assert seated != {ada.pk, bob.pk}
+    assert len(seated) == 2
+
+
+def test_a_room_queue_pairs_a_blocker_with_someone_else(make_member) -> None:
+    ada, bob, cleo = make_member("ada"), make_member("bob"), make_member("cleo")
+    community.block(blocker=ada, blocked=bob)
+    for user in (ada, bob, cleo):
+        room_tables.join_room_queue(user=user, room="passport", mode="duel-block")
+    tables = room_tables.run_room_matcher(now=timezone.now() + timedelta(seconds=30))
     assert len(tables) == 1
     seated = {seat.user_id for seat in tables[0].seats.all()}
     assert seated != {ada.pk, bob.pk}

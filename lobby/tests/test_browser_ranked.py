@@ -28,8 +28,9 @@ def queue_both_and_meet(pages, base: str) -> str:
         "document.querySelector('[data-searching-mode=\"duel-block\"]').textContent.trim() === '1'"
     )
     pages[1].click('[data-queue="duel-block"]')
+    # A guard, not a timing: the site's tick matches them (15 s ran out once on a loaded machine).
     for page in pages:
-        page.wait_for_url(re.compile(r"/table/\d+/$"), timeout=15_000)
+        page.wait_for_url(re.compile(r"/table/\d+/$"), timeout=45_000)
     table_ids = {re.search(r"/table/(\d+)/", page.url).group(1) for page in pages}
     assert len(table_ids) == 1
     return table_ids.pop()

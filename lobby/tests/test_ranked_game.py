@@ -10,14 +10,11 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from accounts import ratings
 from accounts.models import Rating, RatingChange
-from config.asgi import application
+from games.tests.sockets import PathSocket as Socket
+from games.tests.sockets import login_session, play_first_legal
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio, pytest.mark.slow]
 
@@ -27,83 +24,6 @@ def _settings(settings):
     settings.LOBBY_TICK_IN_PROCESS = False
     settings.GAMES_DISPATCH = "queue"
     settings.GAMES_SWEEP_SECONDS = 0
-
-
-def login_session(username: str) -> str:
-    user = get_user_model().objects.create_user(username=username, password="secret-pass-123")
-    client = Client()
-    client.force_login(user)
-    return client.cookies[settings.SESSION_COOKIE_NAME].value
-
-
-class Socket:
-    def __init__(self, path: str, session_key: str | None = None) -> None:
-        headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
-        if session_key:
-            headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session_key}".encode()))
-        self.communicator = WebsocketCommunicator(application, path, headers=headers)
-        self.frames: list[dict[str, Any]] = []
-
-    async def connect(self) -> None:
-        connected, _ = await self.communicator.connect(timeout=5)
-        assert connected
-
-    async def receive(self, timeout: float = 10) -> dict[str, Any]:
-        frame = await self.communicator.receive_json_from(timeout=timeout)
-        self.frames.append(frame)
-        return frame
-
-    async def until(self, kind: str, timeout: float = 10) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            frame = await self.receive(timeout=max(0.01, deadline - loop.time()))
-            if frame["type"] == kind:
-                return frame
-
-    async def drain(self, quiet: float = 0.2) -> None:
-        while not await self.communicator.receive_nothing(timeout=quiet):
-            await self.receive()
-
-    async def send(self, frame: dict[str, Any]) -> None:
-        await self.communicator.send_json_to(frame)
-
-    async def close(self) -> None:
-        await self.communicator.disconnect()
-
-
-async def play_to_the_end(players: dict[int, Socket], last: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    """Each player sends the first of its legal actions when it has any, until
-    game over; ``last`` holds each seat's last state frame."""
-    for _ in range(2000):
-        for seat, socket in players.items():
-            state = last[seat]
-            if state["view"] and state["view"]["game_over"]:
-                over = next((f for f in reversed(socket.frames) if f["type"] == "game_over"), None)
-                if over is None:
-                    over = await socket.until("game_over")
-                return over
-            if state["legal"]:
-                action = state["legal"][0]
-                await socket.send({**action, "seq": state["seq"]})
-                while True:
-                    frame = await socket.receive()
-                    if frame["type"] == "state":
-                        last[seat] = frame
-                        break
-                    if frame["type"] == "error":
-                        # Both players may ask for the next round: the second
-                        # is late (stale). Anything else is a bug.
-                        assert frame["code"] == "stale", frame
-                        assert action["type"] == "next_round", frame
-                        await socket.send({"type": "sync", "seq": state["seq"]})
-        for seat, socket in players.items():
-            # Take every frame sent meanwhile (the other players' moves).
-            while not await socket.communicator.receive_nothing(timeout=0.05):
-                frame = await socket.receive()
-                if frame["type"] == "state":
-                    last[seat] = frame
-    raise AssertionError("the game did not end")
 
 
 def hidden_tiles_in(frame: dict[str, Any]) -> list[list[int]]:
@@ -143,7 +63,7 @@ async def test_two_members_are_matched_play_a_ranked_game_and_both_ratings_chang
 
     # Both play to the end; rounds after the first are asked for by a player.
     for _round in range(40):
-        over = await play_to_the_end(players, last)
+        over = await play_first_legal(players, last)
         if over["type"] == "game_over":
             break
     assert over["type"] == "game_over"

@@ -13,10 +13,11 @@ import random
 import pytest
 from django.urls import reverse
 
+from accounts.ratings import MU
 from games.engine import PRESETS, State, apply_action, legal_actions, new_game, view_for
 from games.play.modes import RANKED_MODES
 from puzzles import inference, services
-from puzzles.models import Attempt, Puzzle
+from puzzles.models import Attempt, Puzzle, PuzzleRating
 
 
 def _round_states(rules, seed: int) -> list[tuple[int, State]]:
@@ -142,3 +143,29 @@ def test_an_inference_puzzle_is_solved_by_choosing_the_tiles(client, make_member
     rows = list(csv.reader(io.StringIO(b"".join(client.get("/puzzles/export.csv").streaming_content).decode())))
     row = next(row for row in rows[1:] if int(row[0]) == puzzle.pk)
     assert row[5] == answer
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"tiles": ""},  # nothing chosen
+        {},
+        {"tile": "POSSIBLE", "end": "left"},  # a play's shape
+        {"tile": "POSSIBLE", "end": "left", "tiles": "POSSIBLE"},
+        {"end": "left", "tiles": "POSSIBLE"},
+    ],
+)
+def test_an_inference_answer_of_the_wrong_shape_or_empty_is_refused(client, make_member, inferences, fields):
+    puzzle = inferences[0]
+    assert puzzle.inference is not None
+    low, high = puzzle.inference["possible"][0]
+    client.force_login(make_member("shape"))
+    data = {key: value.replace("POSSIBLE", f"{low}-{high}") for key, value in fields.items()}
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), data)
+    assert reply.status_code == 400
+    assert reply.json()["error"]
+    assert not Attempt.objects.exists()
+    assert not PuzzleRating.objects.exists()
+    puzzle.refresh_from_db()
+    assert (puzzle.attempts, puzzle.mu) == (0, MU)

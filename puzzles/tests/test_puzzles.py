@@ -7,17 +7,27 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import importlib
 import io
 import json
 
 import pytest
+from celery import current_app
+from django.apps import apps as django_apps
+from django.conf import settings
+from django.core.cache import cache
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games.engine import Play, Rules, legal_actions, new_game, rules_for
+from games.models import Game, Table
 from games.play import selectors as game_selectors
 from games.signals import periodic_tick
-from puzzles import selectors, services
+from games.verifier import replay as replay_module
+from games.verifier.replay import verify_replay
+from puzzles import jobs, selectors, services
 from puzzles.models import Attempt, Puzzle, PuzzleRating, SearchedGame
 
 pytestmark = pytest.mark.django_db
@@ -68,14 +78,127 @@ def test_a_game_is_searched_once(puzzles):
     assert SearchedGame.objects.get(game=game).found == Puzzle.objects.filter(table=game.table).count()
 
 
-def test_the_periodic_hook_searches_finished_games_two_at_a_time():
+def test_the_periodic_hook_queues_the_search_and_searches_nothing_itself():
     games = services.play_computer_games(3, seed="tick")
     assert not SearchedGame.objects.exists()
     reports = [result for _receiver, result in periodic_tick.send_robust(sender=None)]
-    assert {"puzzles": 0} in reports or any("puzzles" in r for r in reports if isinstance(r, dict))
-    assert SearchedGame.objects.count() == 2  # PUZZLES_GAMES_PER_TICK
+    assert {"puzzle_search_queued": 1} in reports
+    assert not SearchedGame.objects.exists()  # the tick searched nothing
+    assert list(jobs.PENDING_SEARCHES) == [2]  # PUZZLES_GAMES_PER_TICK
+    # One search waits at a time: the next tick queues none.
+    reports = [result for _receiver, result in periodic_tick.send_robust(sender=None)]
+    assert {"puzzle_search_queued": 0} in reports
+    assert jobs.run_pending_searches() == 1
+    assert SearchedGame.objects.count() == 2
     periodic_tick.send_robust(sender=None)
+    jobs.run_pending_searches()
     assert set(SearchedGame.objects.values_list("game_id", flat=True)) == {g.pk for g in games}
+    # Nothing left to search: nothing queued.
+    assert [r for _receiver, r in periodic_tick.send_robust(sender=None) if r and "puzzle_search_queued" in r] == []
+
+
+def test_the_search_is_a_task_on_the_reviews_queue():
+    assert settings.CELERY_TASK_ROUTES[jobs.SEARCH] == {"queue": "reviews"}
+    services.play_computer_games(2, seed="task")
+    assert current_app.tasks[jobs.SEARCH](5) == Puzzle.objects.count()
+    assert SearchedGame.objects.count() == 2
+
+
+def test_a_search_begins_no_game_after_its_time_cap():
+    services.play_computer_games(3, seed="cap")
+    services.search_finished_games(limit=10, seconds=0)
+    assert SearchedGame.objects.count() == 1  # the first game is always searched
+    services.search_finished_games(limit=10)
+    assert SearchedGame.objects.count() == 3
+
+
+def test_one_search_at_a_time():
+    services.play_computer_games(1, seed="lock")
+    cache.add(services.SEARCH_LOCK, 1)  # another process searches
+    assert services.search_finished_games(limit=10) == 0
+    assert not SearchedGame.objects.exists()
+    cache.delete(services.SEARCH_LOCK)
+    services.search_finished_games(limit=10)
+    assert SearchedGame.objects.count() == 1
+
+
+def test_the_embedded_mode_searches_on_a_pool_thread(settings, monkeypatch):
+    from games import jobs as game_jobs
+
+    services.play_computer_games(1, seed="thread")
+    settings.GAMES_DISPATCH = "thread"
+    later: list[object] = []
+    monkeypatch.setattr(game_jobs, "run_later", lambda seconds, work, *args: later.append(work))
+    assert jobs.queue_search(2)
+    assert not SearchedGame.objects.exists()  # not in the caller's thread
+    (work,) = later
+    work()  # what the pool thread runs
+    assert SearchedGame.objects.count() == 1
+
+
+def test_a_sealed_game_waits_until_it_is_unsealed():
+    # A duplicate round's game: other tables still play its deal, so its hands
+    # are secret (games.fairplay.fairness.is_published) until it is unsealed.
+    (game,) = services.play_computer_games(1, seed="sealed")
+    Game.objects.filter(pk=game.pk).update(sealed=True)
+    game.refresh_from_db()
+    assert services.games_to_search(10) == []
+    assert services.search_game(game) == []
+    services.search_finished_games(limit=10)
+    assert not SearchedGame.objects.exists()
+    assert not Puzzle.objects.exists()
+    Game.objects.filter(pk=game.pk).update(sealed=False)
+    assert [g.pk for g in services.games_to_search(10)] == [game.pk]
+    services.search_finished_games(limit=10)
+    searched = SearchedGame.objects.get(game=game)
+    assert searched.found == Puzzle.objects.filter(table=game.table).count()
+
+
+def test_a_game_whose_table_is_still_playing_waits():
+    (game,) = services.play_computer_games(1, seed="unfinished-table")
+    Table.objects.filter(pk=game.table_id).update(status=Table.Status.PLAYING)
+    game.refresh_from_db()
+    assert services.search_game(game) == []
+    assert not SearchedGame.objects.exists()
+
+
+def test_a_private_game_never_gives_puzzles():
+    (game,) = services.play_computer_games(1, seed="private")
+    Table.objects.filter(pk=game.table_id).update(public=False)
+    game.refresh_from_db()
+    assert services.search_game(game) == []
+    searched = SearchedGame.objects.get(game=game)
+    assert searched.found == 0
+    assert not Puzzle.objects.exists()
+    # And the periodic search marks one searched with none.
+    (other,) = services.play_computer_games(1, seed="private-2")
+    Table.objects.filter(pk=other.table_id).update(public=False)
+    services.search_finished_games(limit=10)
+    assert SearchedGame.objects.get(game=other).found == 0
+    assert not Puzzle.objects.exists()
+    assert services.games_to_search(10) == []
+
+
+def test_the_migration_forgets_the_puzzles_of_private_and_sealed_games(puzzles):
+    forget = importlib.import_module("puzzles.migrations.0004_forget_unpublished").forget_unpublished
+    tables = sorted({puzzle.table_id for puzzle in puzzles})
+    assert len(tables) >= 2, "the fixture's games gave puzzles at fewer than two tables"
+    private, sealed, *kept = tables
+    Table.objects.filter(pk=private).update(public=False)
+    Game.objects.filter(table_id=sealed).update(sealed=True)
+    before = Puzzle.objects.filter(table_id__in=kept).count()
+    forget(django_apps, None)
+    assert not Puzzle.objects.filter(table_id__in=[private, sealed]).exists()
+    assert Puzzle.objects.filter(table_id__in=kept).count() == before
+    assert SearchedGame.objects.get(game__table_id=private).found == 0
+    assert not SearchedGame.objects.filter(game__table_id=sealed).exists()  # searched again once unsealed
+    response = client_csv()
+    assert not any(row[2] in (str(private), str(sealed)) for row in response[1:])
+
+
+def client_csv() -> list[list[str]]:
+    response = Client().get("/puzzles/export.csv")
+    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
 
 
 def test_the_command_plays_computer_games_and_makes_puzzles():
@@ -139,6 +262,17 @@ def test_a_bad_answer_is_refused_and_changes_nothing(client, puzzles, tile, end)
     assert not Attempt.objects.exists()
     puzzle.refresh_from_db()
     assert puzzle.attempts == 0
+
+
+def test_a_play_puzzle_refuses_an_inference_answer(client, make_member, puzzles):
+    puzzle = puzzles[0]
+    tile, end = _right(puzzle)
+    client.force_login(make_member("tiles"))
+    reply = client.post(reverse("puzzles:solve", args=[puzzle.pk]), {"tile": tile, "end": end, "tiles": tile})
+    assert reply.status_code == 400
+    assert reply.json()["error"]
+    assert not Attempt.objects.exists()
+    assert not PuzzleRating.objects.exists()
 
 
 def test_a_members_first_answer_moves_both_ratings(client, make_member, puzzles):
@@ -356,3 +490,108 @@ def test_a_reviews_mistake_links_to_the_puzzle_made_at_its_position(client, puzz
     GameReview.objects.filter(game=game).update(data=data)
     french = client.get(f"/table/{game.table_id}/review/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Le résoudre comme un problème" in french
+
+
+VARIANTS = {
+    # The draw game (its boneyard known to the solver), two players, to 50.
+    "classic-draw": rules_for("classic-draw", players=2, target=50),
+    # Pairs (the arena's team scoring), one round.
+    "arena": rules_for("arena", teams=True, target=0),
+}
+
+
+def variant_puzzle(preset: str) -> Puzzle:
+    """A play puzzle of ``preset`` with a losing play, from computer games at
+    public tables (the first of its seeds that gives one: the same each run)."""
+    for n in range(8):
+        (game,) = services.play_computer_games(1, preset=preset, rules=VARIANTS[preset], seed=f"variant-{n}")
+        for puzzle in services.search_game(game):
+            if puzzle.kind != Puzzle.Kind.INFER and any(a["result"] != "win" for a in puzzle.alternatives):
+                return puzzle
+    raise AssertionError(f"eight {preset} games gave no puzzle with a losing play")
+
+
+@pytest.mark.parametrize("preset", list(VARIANTS))
+def test_a_puzzle_of_the_draw_game_and_of_pairs_is_drawn_solved_and_rebuilt_from_the_replay(client, preset):
+    puzzle = variant_puzzle(preset)
+    rules = VARIANTS[preset]
+    assert (puzzle.preset, puzzle.players, puzzle.teams) == (preset, rules.players, rules.teams)
+    if preset == "classic-draw":
+        assert puzzle.position["boneyard"], "the draw game's puzzle shows its boneyard"
+    html = client.get(reverse("puzzles:puzzle", args=[puzzle.pk])).content.decode()
+    assert f'data-puzzle="{puzzle.pk}"' in html
+    for tile in puzzle.position["hands"][puzzle.to_move]:
+        assert f'data-tile="{tile[0]}-{tile[1]}"' in html
+    url = reverse("puzzles:solve", args=[puzzle.pk])
+    tile, end = _wrong_losing(puzzle)
+    reply = client.post(url, {"tile": tile, "end": end}).json()
+    assert reply["correct"] is False
+    assert reply["solution"] == puzzle.line
+    assert len(reply["alternatives"]) == len(puzzle.alternatives)
+    tile, end = _right(puzzle)
+    assert client.post(url, {"tile": tile, "end": end}).json()["correct"] is True
+    rebuilt_from_the_replay(client, puzzle.pk)
+
+
+def _wrong_losing(puzzle: Puzzle) -> tuple[str, str]:
+    alt = next(a for a in puzzle.alternatives if a["result"] != "win")
+    return f"{alt['tile'][0]}-{alt['tile'][1]}", alt["ends"][0]
+
+
+def rebuilt_from_the_replay(client, puzzle_id: int) -> None:
+    """What anyone can do: fetch the source table's published replay, check it,
+    replay its events up to the puzzle's seq, and find the puzzle's position
+    with the solution among the plays of the seat to move."""
+    data = client.get(f"/puzzles/{puzzle_id}.json").json()
+    replay = client.get(f"/table/{data['source_table']}/replay.json").json()
+    verify_replay(replay)  # the file's chain, seed and signature
+    _head, events = replay_module._check_chain(replay, replay["actions"], {})
+    seed, _salted = replay_module._check_seed(replay)
+    state = new_game(Rules.from_dict(dict(replay["rules"])), seed)
+    for index, (frame, event) in enumerate(zip(replay["actions"], events, strict=True), start=1):
+        if frame["seq"] > data["seq"]:
+            break
+        state = replay_module._apply(state, event, index)  # the verifier's step (a round's deal implicit)
+    puzzle = Puzzle.objects.get(pk=data["id"])
+    assert services.position_of(state) == puzzle.position
+    assert state.to_move == data["to_move"]
+    plays = [
+        ([action.tile.low, action.tile.high], action.end)
+        for action in legal_actions(state)
+        if isinstance(action, Play)
+    ]
+    solution = data["solution"]
+    assert (solution["tile"], solution["end"]) in plays or (
+        not state.line and solution["tile"] in [tile for tile, _end in plays]
+    )
+
+
+@pytest.mark.parametrize(("language", "nav", "csv_text"), [("en", ">Puzzles<", "Download every puzzle (CSV)"),
+                                                          ("fr", ">Problèmes<", "Télécharger tous les problèmes (CSV)")])
+def test_the_puzzles_are_found_from_the_nav_their_pages_and_the_profile(
+    client, make_member, puzzles, language, nav, csv_text
+):
+    home = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'href="{reverse("puzzles:next")}" data-nav-puzzles{nav}' in home
+    page = client.get(reverse("puzzles:next"), follow=True, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'href="{reverse("puzzles:export")}" data-puzzle-export download>{csv_text}' in page
+    assert "data-puzzle-history-link" not in page  # a guest has no history page
+    member = make_member("finder")
+    client.force_login(member)
+    page = client.get(reverse("puzzles:puzzle", args=[puzzles[0].pk])).content.decode()
+    assert f'href="{reverse("puzzles:history")}" data-puzzle-history-link' in page
+    history = client.get(reverse("puzzles:history")).content.decode()
+    assert "data-puzzle-export" in history
+    tile, end = _right(puzzles[0])
+    client.post(reverse("puzzles:solve", args=[puzzles[0].pk]), {"tile": tile, "end": end})
+    profile = client.get(reverse("accounts:profile", args=["finder"])).content.decode()
+    assert f'href="{reverse("puzzles:history")}" data-puzzle-history-link' in profile
+    # Not on another member's profile: the history is the viewer's own.
+    client.force_login(make_member("other"))
+    assert "data-puzzle-history-link" not in client.get(reverse("accounts:profile", args=["finder"])).content.decode()
+
+
+def test_no_puzzle_yet_still_links_the_file(client):
+    page = client.get(reverse("puzzles:next"), follow=True).content.decode()
+    assert "data-no-puzzle" in page
+    assert "data-puzzle-export" in page

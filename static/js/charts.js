@@ -14,6 +14,8 @@
  * @property {"line" | "steps"} [path]
  *
  * @typedef {object} ChartData
+ * @property {"bars"} [kind] stacked bars, one bar per category (the results by variant); else lines
+ * @property {string[]} [categories] the bars' labels, one per x (x are 0, 1, ...)
  * @property {boolean} time x values are Unix seconds
  * @property {number[]} x
  * @property {ChartSeries[]} series
@@ -24,6 +26,19 @@
 
 const COLOURS = ["#1f5f46", "#d9822b", "#3b6ea5", "#8a3b9c", "#b3261e"];
 const MARK = "#b3261e";
+
+/**
+ * The unit of a chart, above the picture and level with it (a rotated axis
+ * label is cut short on a phone).
+ * @param {HTMLElement} box
+ * @param {string} text
+ */
+function addUnit(box, text) {
+  const unit = document.createElement("p");
+  unit.className = "chart-unit muted small";
+  unit.textContent = text;
+  box.append(unit);
+}
 
 /** @param {string} id @returns {ChartData | null} */
 function readData(id) {
@@ -50,6 +65,68 @@ function countMarks(data) {
     for (const value of series.values) if (value !== null) n += 1;
   }
   return n;
+}
+
+// The stacked bars' colours, bottom up (wins, draws, losses).
+const BAR_COLOURS = ["#1f5f46", "#8a8f8c", "#b3261e"];
+
+/**
+ * Stacked bars (the results by variant): each series' values stacked on the
+ * ones before it, drawn top series first so that each lower one covers its
+ * part of the bar; the key lists them top down, as the bar reads.
+ * @param {HTMLElement} box
+ * @param {ChartData} data
+ * @param {string} ink
+ * @param {number} width
+ * @param {number} height
+ * @returns {uPlot | undefined}
+ */
+function drawBars(box, data, ink, width, height) {
+  const uPlot = window.uPlot;
+  if (!uPlot) return;
+  const lang = document.documentElement.lang || "en";
+  const numbers = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
+  const categories = data.categories || [];
+  const sums = data.x.map(() => 0);
+  const stacked = data.series.map((item) => item.values.map((v, i) => (sums[i] += v || 0)));
+  const order = data.series.map((_item, index) => index).reverse();
+  const bars = uPlot.paths.bars?.({ size: [0.6, 64], align: 0 });
+  /** @type {uPlot.Series[]} */
+  const series = [{ label: data.x_label }];
+  for (const index of order) {
+    const colour = BAR_COLOURS[index % BAR_COLOURS.length];
+    series.push({ label: data.series[index].label, stroke: colour, fill: colour, width: 0, paths: bars, points: { show: false } });
+  }
+  addUnit(box, data.y_label);
+  /** @type {uPlot.Options} */
+  const options = {
+    width,
+    height: height + 30,
+    series,
+    legend: { show: true, live: false },
+    // Half a step either side of the bars (fixed: uPlot's own x range would put a lone bar at an edge).
+    scales: {
+      x: { time: false, auto: false, range: [-0.5, data.x.length - 0.5] },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+    },
+    cursor: { show: false, drag: { x: false, y: false } },
+    axes: [
+      {
+        stroke: ink,
+        splits: () => data.x,
+        // A label on two lines ("Block game," / "2 players") fits a phone's bar.
+        values: (_u, splits) => splits.map((v) => (categories[v] || "").replace(", ", ",\n")),
+        size: 44,
+      },
+      {
+        stroke: ink,
+        values: (_u, splits) => splits.map((v) => numbers.format(v)),
+        incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+        size: 50,
+      },
+    ],
+  };
+  return new uPlot(options, [data.x, ...order.map((index) => stacked[index])], box);
 }
 
 /** The muted ink of the page (its axes follow a dark theme too). */
@@ -80,6 +157,12 @@ function draw(figure, box, data) {
   const ink = style();
   const width = Math.max(240, box.clientWidth || figure.clientWidth || 320);
   const height = width < 500 ? 180 : 240;
+  if (data.kind === "bars") {
+    const plot = drawBars(box, data, ink, width, height);
+    if (!plot) return;
+    resizeWith(box, plot, 30);
+    return finish(figure, data, plot);
+  }
   // Whole numbers (moves, ratings, chips, levels) get whole ticks.
   const whole = data.series.every((item) => item.values.every((v) => v === null || Number.isInteger(v)));
   const steps = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000];
@@ -98,11 +181,7 @@ function draw(figure, box, data) {
         : { show: true, size: 6, stroke: colour, fill: colour },
     });
   });
-  // The unit, above the picture and level (a rotated axis label is cut short on a phone).
-  const unit = document.createElement("p");
-  unit.className = "chart-unit muted small";
-  unit.textContent = data.y_label;
-  box.append(unit);
+  addUnit(box, data.y_label);
   /** @type {uPlot.Options} */
   const options = {
     width,
@@ -141,14 +220,28 @@ function draw(figure, box, data) {
       document.querySelector("[data-replay]")?.scrollIntoView({ behavior: "smooth" });
     });
   }
+  resizeWith(box, plot, 0);
+  return finish(figure, data, plot);
+}
+
+/** A chart as wide as its column. @param {HTMLElement} box @param {uPlot} plot @param {number} extra */
+function resizeWith(box, plot, extra) {
   new ResizeObserver(() => {
     const now = Math.max(240, box.clientWidth || 320);
-    if (Math.abs(now - plot.width) > 4) plot.setSize({ width: now, height: now < 500 ? 180 : 240 });
+    if (Math.abs(now - plot.width) > 4) plot.setSize({ width: now, height: (now < 500 ? 180 : 240) + extra });
   }).observe(box);
-  // What was drawn, read back from the chart (the tests count it against the JSON).
+}
+
+/**
+ * What was drawn, read back from the chart (the tests count it against the JSON).
+ * @param {HTMLElement} figure @param {ChartData} data @param {uPlot} plot @returns {uPlot}
+ */
+function finish(figure, data, plot) {
   let drawn = 0;
   plot.data.slice(1).forEach((values, index) => {
-    if (!data.series[index].points) drawn += Array.from(values).filter((v) => v !== null && v !== undefined).length;
+    // The bars' series are drawn in reverse order: none of them is a mark.
+    const item = data.kind === "bars" ? null : data.series[index];
+    if (!item || !item.points) drawn += Array.from(values).filter((v) => v !== null && v !== undefined).length;
   });
   figure.dataset.chartPoints = String(drawn);
   figure.dataset.chartMarks = String(countMarks(data));

@@ -347,6 +347,18 @@ describe("chat", () => {
     assert.deepEqual(after(state, line(3, "bob")).chat.map((item) => item.id), [3]);
   });
 
+  it("mutes this table's chat apart from the whole chat switch: no line shown until unmuted", () => {
+    let state = after(after(initialState(config), line(1, "bob")), line(2, "ada"));
+    state = after(state, { type: "chat_muted", table: true, mute: true });
+    assert.equal(state.chatTableMuted, true);
+    assert.equal(state.chatOff, false);
+    assert.deepEqual(state.chat, []);
+    assert.equal(after(state, line(3, "bob")), state);
+    state = after(state, { type: "chat_muted", table: true, mute: false });
+    assert.equal(state.chatTableMuted, false);
+    assert.deepEqual(after(state, line(3, "bob")).chat.map((item) => item.id), [3]);
+  });
+
   it("hides a muted member's lines, past and coming, until unmuted", () => {
     let state = after(after(initialState(config), line(1, "bob")), line(2, "ada"));
     state = after(state, { type: "chat_muted", user: "bob", mute: true });

@@ -59,12 +59,6 @@ settle_room_table.delay({table})
 """
 
 
-# What every other session of the stack's database is doing (a failure's report).
-ACTIVITY = (
-    "SELECT pid, application_name, state, wait_event_type, wait_event, now() - xact_start, left(query, 200) "
-    "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-)
-
 
 def ledger(stack: Stack, game: dict) -> dict:
     record = stack.django(LEDGER.format(**game))
@@ -113,7 +107,8 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
     # members' ids before anything is written) and waits on the loser's (seat 1), its
     # transaction open, when it is killed.
     stack.stop("worker")
-    stack.start_worker("worker", queues=QUEUES, wait_for=CONSUMING)
+    # PYTHONFAULTHANDLER: the stacks of its pool in a failure's report (Stack.dump_stacks).
+    stack.start_worker("worker", queues=QUEUES, wait_for=CONSUMING, PYTHONFAULTHANDLER="1")
     url = stack_database.replace("postgres://", "postgresql://", 1)
     with psycopg.connect(url, autocommit=True) as blocker:
         start = len(stack.log("worker"))
@@ -130,17 +125,9 @@ def test_a_worker_killed_mid_settlement_settles_once_after_restart(stack: Stack,
         task_id = received[0].group(1)
         # The worker is inside the settlement: its transaction waits for the lock
         # (a generous wait: under the parallel suite the two cores are busy).
-        deadline = time.monotonic() + 60
-        while not blocker.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-        ).fetchone()[0]:
-            assert time.monotonic() < deadline, (
-                "the worker never reached the loser's wallet:\n"
-                + "\n".join(map(str, blocker.execute(ACTIVITY).fetchall()))
-                + "\n"
-                + stack.log("worker")[-4000:]
-            )
-            time.sleep(0.1)
+        # (Watched from another connection: the blocker's transaction would
+        # keep showing the sessions as they were at its first look.)
+        stack.wait_for_lock_wait(stack_database, what="the worker never reached the loser's wallet")
         # ... having locked the winner's wallet: it holds her wallet's row.
         with psycopg.connect(url, autocommit=True) as probe, pytest.raises(psycopg.errors.LockNotAvailable):
             probe.execute("SELECT 1 FROM lobby_chipwallet WHERE user_id = %s FOR UPDATE NOWAIT", (game["alice"],))

@@ -1,9 +1,11 @@
-"""What the browser tests share: screen sizes, signing up, and reading and doing
-what the table page offers the player (a tile to play, draw, pass, the next round)."""
+"""What the browser tests share: screen sizes, signing up, creating and joining a
+tournament, and reading and doing what the table page offers the player (a tile
+to play, draw, pass, the next round)."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 PHONE = {"width": 390, "height": 844}
@@ -21,6 +23,24 @@ def sign_up(page: Any, base: str, username: str, password: str = "a-long-pass-ph
     with page.expect_navigation():
         page.click('form[data-form="signup"] button[type="submit"]')
     assert page.locator("[data-me]").inner_text() == username
+
+
+def create_and_join_tournament(page: Any, base: str, *, minutes: int, starts_in: int) -> str:
+    """The signed-in member creates an arena on /tournaments/ (its default mode)
+    starting in ``starts_in`` minutes, and joins it if creating it did not;
+    returns the tournament's id, the page on the tournament."""
+    page.goto(base + "/tournaments/")
+    page.fill('input[name="minutes"]', str(minutes))
+    page.fill('input[name="starts_in"]', str(starts_in))
+    with page.expect_navigation():
+        page.click('form[data-form="tournament"] button[type="submit"]')
+    match = re.search(r"/tournaments/(\d+)/", page.url)
+    assert match, page.url
+    if page.locator("[data-join]").count():
+        with page.expect_navigation():
+            page.click("[data-join]")
+    return match.group(1)
+
 
 # What the player can do now, as the table page shows it (None: wait).
 ACTIONABLE = """() => {

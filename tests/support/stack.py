@@ -394,6 +394,64 @@ class Stack:
     def log(self, name: str) -> str:
         return self.processes[name].log()
 
+    def children(self, name: str) -> list[int]:
+        """The pids of the processes whose parent is ``name``'s process (a
+        prefork worker's pool), read from /proc (Linux)."""
+        leader = self.processes[name].process.pid
+        found = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                # "pid (comm) state ppid ...": the command may hold spaces.
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == leader:
+                    found.append(int(stat.parent.name))
+        return sorted(found)
+
+    def dump_stacks(self, name: str) -> str:
+        """Where a Celery worker started with ``PYTHONFAULTHANDLER=1`` is: its
+        main process logs every thread's stack on SIGUSR1 (Celery's own
+        handler), each pool process dumps its stack on SIGABRT (faulthandler)
+        and dies: the pool starts another, and a task that process held is
+        delivered again (late acknowledgement, rejected on a lost worker).
+        Returns what they wrote to the log."""
+        managed = self.processes[name]
+        start = len(managed.log())
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(managed.process.pid, signal.SIGUSR1)
+        for pid in self.children(name):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGABRT)
+        time.sleep(3)
+        return managed.log()[start:]
+
+    def wait_for_lock_wait(self, database_url: str, *, name: str = "worker", what: str, timeout: float = 60) -> None:
+        """Wait until a session of the database waits for a lock (``name``'s
+        process, blocked by a row the test holds). The test's own connection
+        that holds the row cannot watch: inside a transaction, PostgreSQL
+        reads pg_stat_activity once and shows that picture until the
+        transaction ends, so a look taken before the worker reached the lock
+        never sees it wait. Here each look is a transaction of its own. On a
+        timeout, fails with every session and the stacks of ``name``'s
+        processes (started with ``PYTHONFAULTHANDLER=1`` for its pool's)."""
+        import psycopg
+
+        url = database_url.replace("postgres://", "postgresql://", 1)
+        with psycopg.connect(url, autocommit=True) as watcher:
+            deadline = time.monotonic() + timeout
+            while not watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+            ).fetchone()[0]:  # type: ignore[index]
+                if time.monotonic() > deadline:
+                    activity = watcher.execute(
+                        "SELECT pid, state, wait_event_type, wait_event, left(query, 200) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    ).fetchall()
+                    raise AssertionError(
+                        f"{what}: no session waits for a lock after {timeout:.0f} s\n"
+                        + "\n".join(map(str, activity))
+                        + f"\n{self.dump_stacks(name)}"
+                    )
+                time.sleep(0.1)
+
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` to the process group of ``name`` (the process and its
         children: a prefork worker's pool dies with it) and wait for it."""

@@ -15,30 +15,14 @@ from games.models import Game, Table
 from games.tests.helpers import play_out
 from games.timers import expiry
 from games.verifier.arena import Facts, replay_standings
-from lobby import broadcast
-from tournaments import selectors, services
+from tournaments import services
 from tournaments.models import GameSeat, Player, Score, Tournament, TournamentGame
+from tournaments.tests.helpers import finished_count, live_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def lobby_frames(monkeypatch):
-    frames = []
-    monkeypatch.setattr(broadcast, "send_to_users", lambda user_ids, frame: frames.append((list(user_ids), frame)))
-    return frames
 
-
-def live_tables(tournament):
-    return list(
-        Table.objects.filter(tournament_game__tournament=tournament, status__in=selectors.LIVE).order_by("pk")
-    )
-
-
-def finished_count(tournament) -> int:
-    """The tournament's games over (those the test played, and any deal that ended at
-    its automatic opening: about one duel-block deal in 110 blocks before anyone moves)."""
-    return TournamentGame.objects.filter(tournament=tournament, table__status=Table.Status.FINISHED).count()
 
 
 def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
@@ -54,8 +38,8 @@ def test_eight_members_play_an_arena_to_its_end(make_member, lobby_frames):
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.STARTED
     # Each pair hears of its table on the lobby socket (a deal over at its opening
-    # has its players paired again at once: one frame per table).
-    assert len(lobby_frames) == TournamentGame.objects.filter(tournament=tournament).count() >= 4
+    # has its players paired again at once, and only the table they play is announced).
+    assert len(lobby_frames) == len(live_tables(tournament)) == 4
     for user_ids, frame in lobby_frames:
         assert frame["type"] == "matched"
         assert frame["tournament"] == tournament.pk
@@ -285,10 +269,12 @@ def test_a_deal_over_at_its_opening_is_scored_and_its_players_paired_again(make_
     assert finished_count(tournament) == 1
     first = TournamentGame.objects.filter(tournament=tournament).order_by("pk").first()
     assert Score.objects.filter(game=first).count() == 2
-    # Its two players were paired again (together: nobody else was free).
+    # Its two players were paired again (together: nobody else was free), and
+    # told of that table only, not of the one already over
+    # (tournaments/tests/test_arena_sockets.py follows the frames).
     assert len(live_tables(tournament)) == 2
     assert sorted(frame["table"] for _users, frame in lobby_frames) == sorted(
-        TournamentGame.objects.filter(tournament=tournament).values_list("table_id", flat=True)
+        table.pk for table in live_tables(tournament)
     )
 
 

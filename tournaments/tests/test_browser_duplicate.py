@@ -85,3 +85,49 @@ def test_a_finished_duplicate_page(new_context, site_server, locale, viewport, n
     listing = page.goto(f"{site_server.url}/tournaments/")
     assert listing is not None
     assert page.locator(f'[data-tournament="{tournament}"][data-format="duplicate"][data-status="finished"]').count() == 1
+
+
+RUNNING = """
+from datetime import timedelta
+from django.contrib.auth.models import User
+from tournaments import services
+from tournaments.tests.helpers import rounds_played_by_people
+
+members = [User.objects.create_user(f"running{index}-SUFFIX", password="x" * 12) for index in range(2)]
+tournament = services.create_tournament(
+    user=members[0], format="duplicate", mode="duel-block", minutes=5, rounds=2, starts_in=0
+)
+rounds_played_by_people(tournament)  # round 1 must still be playing
+for member in members:
+    services.join(tournament=tournament, user=member)
+services.tick(now=tournament.starts_at + timedelta(seconds=1))
+print("TOURNAMENT", tournament.pk)
+"""
+
+
+def test_a_running_duplicate_page_counts_down_to_its_round_end(new_context, site_server) -> None:
+    """French on a phone: "La ronde 1 se termine dans" and the clock ticking
+    (docs/tournaments.md, "Duplicate")."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", RUNNING.replace("SUFFIX", "countdown")],
+        cwd=ROOT,
+        env=site_server.env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    tournament = next(line for line in done.stdout.splitlines() if line.startswith("TOURNAMENT ")).split()[1]
+    context = new_context(locale="fr-FR", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{site_server.url}/tournaments/{tournament}/")
+    countdown = page.locator('[data-countdown][data-countdown-round="1"][data-countdown-to="end"]')
+    assert "La ronde 1 se termine dans" in countdown.inner_text()
+    first = countdown.locator("[data-countdown-text]").inner_text()
+    assert first.startswith("4:") or first == "5:00", first
+    page.wait_for_function(
+        "(first) => document.querySelector('[data-countdown-text]').textContent !== first", arg=first, timeout=10000
+    )
+    assert not errors

@@ -5,11 +5,9 @@ tournament they joined starts; with the preference off, none
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from tests.support.browser import sign_up
+from tests.support.browser import create_and_join_tournament, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,17 +51,7 @@ def test_a_notification_in_the_last_minute_only_with_the_preference_on(browser, 
         assert page.locator("[data-notification-denied]").is_hidden()
         with page.expect_navigation():
             page.click('form[data-form="settings"] button[type="submit"]')
-        page.goto(site_server.url + "/tournaments/")
-        page.fill('input[name="minutes"]', "10")
-        page.fill('input[name="starts_in"]', "1")
-        with page.expect_navigation():
-            page.click('form[data-form="tournament"] button[type="submit"]')
-        match = re.search(r"/tournaments/(\d+)/", page.url)
-        assert match, page.url
-        tournament = match.group(1)
-        if page.locator("[data-join]").count():
-            with page.expect_navigation():
-                page.click("[data-join]")
+        tournament = create_and_join_tournament(page, site_server.url, minutes=10, starts_in=1)
         page.goto(site_server.url + "/rules/")
         bar = page.locator(f'[data-tournament-reminder="{tournament}"]')
         bar.wait_for(state="visible", timeout=10000)
@@ -78,6 +66,14 @@ def test_a_notification_in_the_last_minute_only_with_the_preference_on(browser, 
         page.wait_for_function(
             "() => document.querySelector('[data-reminder-clock]').textContent.startsWith('0:')", timeout=10000
         )
+        # The in-page message: on this hidden page, only when no browser
+        # notification stands in for it (the preference off).
+        soon = page.locator("[data-reminder-soon]")
+        if on:
+            assert soon.is_hidden()
+        else:
+            soon.wait_for(state="visible", timeout=10000)
+            assert "less than a minute" in soon.inner_text()
         if on:
             page.wait_for_function("() => window.__notified().length >= 1", timeout=10000)
             titles = page.evaluate("() => window.__notified()")
@@ -115,5 +111,33 @@ def test_a_refused_permission_is_said_next_to_the_box(browser, site_server) -> N
         page.locator('input[name="notifications"]').check()
         denied.wait_for(state="visible", timeout=10000)
         assert "bloque" in denied.inner_text()
+    finally:
+        context.close()
+
+
+def test_the_tournament_page_offers_the_notification_after_joining(browser, site_server) -> None:
+    """"Notify me a minute before the start" asks the browser's permission
+    from the click, then turns the preference on (French on a phone)."""
+    context = browser.new_context(locale="fr-FR", viewport={"width": 390, "height": 844})
+    context.add_init_script('window.__firstPermission = "default";' + STUB)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        sign_up(page, site_server.url, "notifyoffer")
+        create_and_join_tournament(page, site_server.url, minutes=10, starts_in=30)
+        button = page.locator("[data-notify-me]")
+        assert "Me prévenir une minute avant le début" in button.inner_text()
+        assert page.locator("body[data-notifications]").count() == 0
+        with page.expect_navigation():
+            button.click()
+        assert page.evaluate("() => sessionStorage.getItem('asked')") == "1"
+        page.locator("[data-notify-on]").wait_for(state="visible", timeout=10000)
+        assert page.locator("[data-notify-me]").count() == 0
+        assert page.locator("body[data-notifications='on']").count() == 1
+        # Granted: nothing more to allow, no refusal to say.
+        assert page.locator("[data-notify-allow]").is_hidden()
+        assert page.locator("[data-notification-denied]").is_hidden()
+        assert not errors
     finally:
         context.close()

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tests.support.browser import sign_up
+from tests.support.browser import create_and_join_tournament, sign_up
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -29,22 +29,14 @@ def test_the_countdown_shows_on_another_page_for_a_joined_member(
     page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         sign_up(page, site_server.url, name)
-        page.goto(site_server.url + "/tournaments/")
-        page.fill('input[name="minutes"]', "10")
-        page.fill('input[name="starts_in"]', "30")
-        with page.expect_navigation():
-            page.click('form[data-form="tournament"] button[type="submit"]')
-        match = re.search(r"/tournaments/(\d+)/", page.url)
-        assert match, page.url
-        tournament = match.group(1)
-        if page.locator("[data-join]").count():
-            with page.expect_navigation():
-                page.click("[data-join]")
+        tournament = create_and_join_tournament(page, site_server.url, minutes=10, starts_in=30)
         page.goto(site_server.url + "/rules/")
         bar = page.locator(f'[data-tournament-reminder="{tournament}"]')
         bar.wait_for(state="visible", timeout=10000)
         assert words in bar.inner_text()
         assert bar.locator("a").get_attribute("href") == f"/tournaments/{tournament}/"
+        # The in-page message waits for the last minute.
+        assert bar.locator("[data-reminder-soon]").is_hidden()
         clock = bar.locator("[data-reminder-clock]")
         first = clock.inner_text()
         assert re.fullmatch(r"\d+:\d\d", first), first

@@ -118,3 +118,31 @@ def test_a_tournament_s_chat_is_apart_from_another_s(arena, make_member) -> None
     )
     assert ChatLine.objects.filter(tournament_id=other.pk).count() == 1
     assert _lines(_logged_in(ada), tournament).count("first") == 1
+
+
+def test_another_player_s_line_can_be_reported_with_the_tournament_and_their_lines_attached(arena) -> None:
+    from community.models import Report
+
+    tournament, ada, bob, _cleo = arena
+    community.say_in_tournament(tournament_id=tournament.pk, user_id=ada.pk, text="you all play badly")
+    community.say_in_tournament(tournament_id=tournament.pk, user_id=ada.pk, text="and slowly")
+    community.say_in_tournament(tournament_id=tournament.pk, user_id=bob.pk, text="be nice")
+    first = ChatLine.objects.get(text="you all play badly")
+    reader = _logged_in(bob)
+    lines = _lines(reader, tournament)
+    # A Report link on the other member's lines, none on one's own.
+    assert f'href="/u/ada/?report_line={first.pk}#report"' in lines
+    assert "/u/bob/?report_line=" not in lines
+    assert lines.count("data-chat-report") == 2
+    # It opens the profile's report form with the line attached, and the site attaches the evidence.
+    form = reader.get(f"/u/ada/?report_line={first.pk}").content.decode()
+    assert "you all play badly" in form
+    response = reader.post("/u/ada/report/", {"reason": "abuse", "text": "", "chat_line": str(first.pk)})
+    assert response.status_code == 302
+    report = Report.objects.get()
+    assert report.chat_line == first
+    assert report.evidence["tournament"] == tournament.pk
+    assert [line["text"] for line in report.evidence["chat"]] == ["you all play badly", "and slowly"]
+    # In French.
+    reader.cookies["django_language"] = "fr"
+    assert "Signaler" in _lines(reader, tournament)

@@ -18,29 +18,14 @@ from games.play import selectors as game_selectors
 from games.tests.helpers import play_out
 from games.verifier import Disagreement, verify_tournament
 from games.verifier.arena import PLACE_POINTS, placements, replay_standings
-from lobby import broadcast
-from tournaments import results, selectors, services
+from tournaments import results, services
 from tournaments.models import GameSeat, Player, Score, Tournament, TournamentGame
+from tournaments.tests.helpers import finished_count, live_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def lobby_frames(monkeypatch):
-    frames = []
-    monkeypatch.setattr(broadcast, "send_to_users", lambda user_ids, frame: frames.append((list(user_ids), frame)))
-    return frames
 
-
-def live_tables(tournament):
-    return list(
-        Table.objects.filter(tournament_game__tournament=tournament, status__in=selectors.LIVE).order_by("pk")
-    )
-
-
-def finished_count(tournament) -> int:
-    """The games over: those the test played, and any deal over at its automatic opening."""
-    return TournamentGame.objects.filter(tournament=tournament, table__status=Table.Status.FINISHED).count()
 
 
 def test_eight_members_play_a_four_player_arena_to_its_end(make_member, lobby_frames):

@@ -110,3 +110,35 @@ def test_the_four_of_a_last_table_are_spread_over_the_new_tables():
 def test_a_player_free_twice_in_a_wave_is_refused():
     with pytest.raises(ValueError, match="once"):
         group_wave([Free(1, 1), Free(1, 2), Free(2, 3), Free(3, 4)])
+
+
+def test_the_four_of_a_last_table_at_the_end_of_the_standings_are_not_seated_together_again():
+    # 20 free, 17-20 just played together: a window of 16, then those four.
+    last = {player: frozenset(range(17, 21)) - {player} for player in range(17, 21)}
+    wave = [Free(player, player, last_table=last.get(player, frozenset())) for player in range(1, 21)]
+    tables = group_wave(wave)
+    assert len(tables) == 5
+    assert sum(rematches(table) for table in tables) == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(waves(max_size=24), st.integers(4, 8))
+def test_small_windows_no_swap_of_two_players_across_the_wave_would_remove_a_rematch(wave, window):
+    """Windows smaller than the wave: no swap between tables of two windows
+    (or with one left out) would remove a rematch either."""
+    tables = [list(table) for table in group_wave(wave, window=window)]
+    seated = {item.player for table in tables for item in table}
+    left = [item for item in wave if item.player not in seated]
+    groups = [*tables, left]
+    for t1, t2 in combinations(range(len(groups)), 2):
+        first, second = groups[t1], groups[t2]
+
+        def cost(index, group):
+            return 0 if index == len(groups) - 1 else rematches(group)
+
+        before = cost(t1, first) + cost(t2, second)
+        for i in range(len(first)):
+            for j in range(len(second)):
+                a = [*first[:i], second[j], *first[i + 1 :]]
+                b = [*second[:j], first[i], *second[j + 1 :]]
+                assert cost(t1, a) + cost(t2, b) >= before

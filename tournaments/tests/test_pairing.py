@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -71,3 +74,42 @@ def test_players_meet_neighbours_in_the_standings():
 def test_a_player_free_twice_in_a_wave_is_refused():
     with pytest.raises(ValueError, match="once"):
         pair_wave([Free(1, 1), Free(1, 2)])
+
+
+def best_by_the_library(players):
+    """The fewest rematches of a whole wave, by one maximum-weight matching
+    (networkx) over every pair: a rematch weighs 1, any other pair 2."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(players)))
+    for i, j in combinations(range(len(players)), 2):
+        a, b = players[i], players[j]
+        graph.add_edge(i, j, weight=1 if a.last_opponent == b.player or b.last_opponent == a.player else 2)
+    return sum(
+        1
+        for i, j in nx.max_weight_matching(graph, maxcardinality=True)
+        if graph.edges[i, j]["weight"] == 1
+    )
+
+
+@settings(max_examples=300)
+@given(waves(max_size=9), st.integers(2, 4))
+def test_small_windows_leave_the_fewest_rematches(wave, window):
+    """Windows smaller than the wave (the edges between them, a last window of two)."""
+    pairs = pair_wave(wave, window=window)
+    assert rematches(pairs) == fewest_rematches(sorted(wave, key=lambda item: item.rank))
+
+
+@settings(max_examples=150)
+@given(waves(max_size=30), st.integers(2, 8))
+def test_larger_waves_in_small_windows_leave_the_fewest_rematches(wave, window):
+    pairs = pair_wave(wave, window=window)
+    assert rematches(pairs) == best_by_the_library(wave)
+
+
+def test_two_who_just_played_at_the_end_of_the_standings_do_not_meet_again():
+    # 26 free, 25 and 26 just played each other: a window of 24, then those two.
+    wave = [Free(player, player) for player in range(1, 25)]
+    wave += [Free(25, 25, last_opponent=26), Free(26, 26, last_opponent=25)]
+    pairs = {frozenset((a.player, b.player)) for a, b in pair_wave(wave)}
+    assert len(pairs) == 13
+    assert frozenset((25, 26)) not in pairs

@@ -50,6 +50,23 @@ def test_the_bar_is_in_french_too(client, make_member):
     assert "Ouvrir le tournoi" in page
 
 
+def test_the_last_minute_message_is_in_the_bar_hidden_until_then(client, make_member):
+    # reminder.js shows it in the last minute (tests/js/tournament_reminder.test.js,
+    # test_browser_notification.py).
+    tournament = coming(make_member)
+    ana = make_member("ana")
+    services.join(tournament=tournament, user=ana)
+    client.force_login(ana)
+    page = client.get("/rules/").content.decode()
+    assert (
+        f"<strong data-reminder-soon role=\"alert\" hidden>Your tournament #{tournament.pk} starts in less "
+        "than a minute: open it now.</strong>"
+    ) in page
+    client.cookies["django_language"] = "fr"
+    page = client.get("/rules/").content.decode()
+    assert f"Votre tournoi n°{tournament.pk} commence dans moins d\u2019une minute : ouvrez-le maintenant." in page
+
+
 def test_once_started_the_bar_links_to_it(client, make_member):
     tournament = coming(make_member)
     ana = make_member("ana")

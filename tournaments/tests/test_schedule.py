@@ -11,10 +11,11 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import translation
 
+from games.engine import commit_seed
 from games.signals import periodic_tick
 from tournaments import services
 from tournaments.admin import ScheduleForm
-from tournaments.models import Schedule, Tournament
+from tournaments.models import Round, Schedule, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -109,14 +110,48 @@ def test_the_admin_form_refuses_what_the_service_would() -> None:
     }
     form = ScheduleForm(data=data)
     with translation.override("en"):
+        assert not form.is_valid()  # a duplicate without rounds
+        assert "from 1 to 12 rounds" in str(form.errors)
+        form = ScheduleForm(data={**data, "rounds": 13})
         assert not form.is_valid()
-        assert "a member creates a duplicate tournament" in str(form.errors)
+        assert "from 1 to 12 rounds" in str(form.errors)
+        form = ScheduleForm(data={**data, "rounds": 3, "mode": "four"})
+        assert not form.is_valid()
+        assert "duel mode" in str(form.errors)
     form = ScheduleForm(data={**data, "format": "arena", "minutes": 500})
     assert not form.is_valid()
-    form = ScheduleForm(data={**data, "format": "arena"})
+    form = ScheduleForm(data={**data, "format": "arena", "rounds": 4})
     assert form.is_valid(), form.errors
     form.save()
-    assert Schedule.objects.get().cadence == "weekly"
+    arena = Schedule.objects.get()
+    assert (arena.cadence, arena.rounds) == ("weekly", 0)  # an arena has no rounds
+    form = ScheduleForm(data={**data, "name": "Weekly duplicate", "rounds": 3, "minutes": 20})
+    assert form.is_valid(), form.errors
+    form.save()
+    scheduled = Schedule.objects.get(name="Weekly duplicate")
+    assert (scheduled.format, scheduled.rounds, scheduled.minutes) == ("duplicate", 3, 20)
+
+
+def test_the_tick_creates_a_scheduled_duplicate_tournament_with_its_rounds() -> None:
+    daily = schedule(
+        name="Daily duplicate", format="duplicate", rounds=3, minutes=15, cadence="daily", hour=11, minute=0
+    )
+    assert services.schedule_due(now=NOW) == 1
+    tournament = Tournament.objects.get(schedule=daily)
+    starts_at = datetime(2026, 12, 2, 11, 0, tzinfo=UTC)
+    assert (tournament.format, tournament.mode, tournament.rounds, tournament.minutes) == (
+        "duplicate",
+        "duel-block",
+        3,
+        15,
+    )
+    assert tournament.starts_at == starts_at
+    assert tournament.ends_at == starts_at + timedelta(minutes=45)
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    assert [round.starts_at for round in rounds] == [starts_at + timedelta(minutes=15 * n) for n in range(3)]
+    assert all(round.commitment == commit_seed(round.seed) for round in rounds)
+    assert len({round.seed for round in rounds}) == 3
+    assert services.schedule_due(now=NOW + timedelta(minutes=1)) == 0
 
 
 def test_the_home_page_shows_the_next_tournament(client, make_member) -> None:

@@ -14,7 +14,10 @@ member), so two seatings of one member at once cannot both commit; the
 services check it first to refuse with the address of the table the member
 is at (``InGame``), and nothing changes. Every change of a table's life
 here: ``engage`` when members sit down, ``release`` when the table ends or
-a member leaves it. A seat left engaged at a table that is no longer live
+a member leaves it. A table opened with ``hold_seats`` (``create_table``:
+a tournament's table, where the one person may be playing the computer)
+holds its members even with one person: it is their game until it ends.
+A seat left engaged at a table that is no longer live
 (a row changed by hand) does not hold its member: ``engage`` frees it.
 """
 
@@ -33,13 +36,15 @@ from games.play.services.errors import InGame
 GAME_KINDS = (Table.Kind.RANKED, Table.Kind.ROOM, Table.Kind.PRIVATE)
 
 
-def is_game(table: Table, seats: Iterable[Seat]) -> bool:
-    """Whether the members' seats at ``table`` are their game (see above)."""
+def is_game(table: Table, seats: Iterable[Seat], *, held: bool = False) -> bool:
+    """Whether the members' seats at ``table`` are their game (see above);
+    ``held``: a table opened with ``hold_seats``, whose one person against
+    computers is held too."""
     if table.kind not in GAME_KINDS or not table.live:
         return False
     seats = list(seats)
     people = sum(1 for seat in seats if seat.is_human)
-    return people >= 2 or any(seat.kind == "open" for seat in seats)
+    return people >= 2 or any(seat.kind == "open" for seat in seats) or (held and people >= 1)
 
 
 def _refusal(user_id: int, table: Table, actor_id: int | None) -> InGame:
@@ -98,10 +103,11 @@ def engage(*, table: Table, user_ids: Iterable[int], actor_id: int | None = None
         ) from None
 
 
-def engage_table(*, table: Table, actor_id: int | None = None) -> None:
-    """Engage every member seated at ``table`` if its seats are a game."""
+def engage_table(*, table: Table, actor_id: int | None = None, held: bool = False) -> None:
+    """Engage every member seated at ``table`` if its seats are a game
+    (``held``: see ``is_game``)."""
     seats = list(Seat.objects.filter(table_id=table.pk))
-    if is_game(table, seats):
+    if is_game(table, seats, held=held):
         engage(table=table, user_ids=[seat.user_id for seat in seats if seat.user_id], actor_id=actor_id)
 
 

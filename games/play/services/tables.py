@@ -6,7 +6,7 @@ here, by matchmaking and by private tables. Keep its signature stable.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -33,6 +33,7 @@ from games.play import live_games, selectors
 from games.play.services import seats as one_game
 from games.play.services.errors import GameNotLive, NotAllowed
 from games.play.services.moves import after_commit_work, announce_finished, finish_game
+from games.signals import member_bots
 
 # The shortest share of the turn time a seat may be given (games.live.clock).
 MIN_TURN_PERCENT = 10
@@ -67,6 +68,19 @@ class SeatSpec:
         return self.user is None and not self.guest_key and not self.level
 
 
+def member_bot_ids(user_ids: Iterable[int]) -> set[int]:
+    """Which of these members are bot accounts, as the apps above answer
+    (``games.signals.member_bots``): stored on their seats (``Seat.bot``)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return set()
+    bots: set[int] = set()
+    for _receiver, answer in member_bots.send(sender=Seat, user_ids=ids):
+        if answer:
+            bots.update(int(user_id) for user_id in answer)
+    return bots
+
+
 def create_table(
     *,
     kind: str,
@@ -81,6 +95,7 @@ def create_table(
     salt: str = "",
     actor: User | None = None,
     round_seed: str = "",
+    hold_seats: bool = False,
 ) -> Table:
     """Create a table, its seats (in turn order) and its game.
 
@@ -92,7 +107,10 @@ def create_table(
     server seed deals one game (``NotAllowed`` for a second one).
     One game at a time (games.play.services.seats): ``InGame`` when a member
     seated here already has a game elsewhere, worded for ``actor`` (who asked
-    for the table; by default ``created_by``).
+    for the table; by default ``created_by``). ``hold_seats`` (a tournament's
+    table, with ``start``): the members' seats are their game even when one
+    person plays computers only (else practice, which holds nobody), so that
+    they are seated at no other game until this one ends.
     """
     if kind not in Table.Kind.values:
         raise ValueError(f"unknown table kind {kind!r}")
@@ -105,11 +123,14 @@ def create_table(
     ]
     if len(people) != len(set(people)):
         raise ValueError("a person can hold only one seat at a table")
+    if hold_seats and not start:
+        raise ValueError("a table that holds its seats is started at once")
     if round_seed and (server_seed or salt):
         raise ValueError("a duplicate round's table deals from the round's seed, without a salt")
     server_seed = server_seed or new_seed()
     seed = salted_seed(server_seed, salt) if salt else server_seed
     commitment = commit_seed(server_seed)
+    bots = member_bot_ids(spec.user.pk for spec in seats if spec.user is not None)
     try:
         with transaction.atomic():
             table = Table.objects.create(
@@ -124,12 +145,13 @@ def create_table(
                     level=spec.level,
                     name=spec.name or (spec.user.get_username() if spec.user is not None else ""),
                     turn_percent=spec.turn_percent,
+                    bot=spec.user is not None and spec.user.pk in bots,
                 )
                 for number, spec in enumerate(seats)
             )
             # One game at a time (games.play.services.seats): refused, and nothing written.
             asking = actor or created_by
-            one_game.engage_table(table=table, actor_id=asking.pk if asking is not None else None)
+            one_game.engage_table(table=table, actor_id=asking.pk if asking is not None else None, held=hold_seats)
             if round_seed:
                 seed, commitment = round_seed, table_commitment(round_seed, table.pk)
             Game.objects.create(
@@ -144,7 +166,7 @@ def create_table(
                 sealed=bool(round_seed),
             )
             if start:
-                start_game(table=table)
+                start_game(table=table, held=hold_seats)
     except IntegrityError:
         # One committed seed deals one game (the unique commitment): a seed
         # offered once and claimed twice, or a server seed given twice.
@@ -188,9 +210,10 @@ def create_computer_table(
     )
 
 
-def start_game(*, table: Table) -> Game:
+def start_game(*, table: Table, held: bool = False) -> Game:
     """Deal the first round of a waiting table whose seats are all taken.
-    Starting a started game changes nothing."""
+    Starting a started game changes nothing. ``held``: the table was opened
+    with ``hold_seats`` (``create_table``)."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(table_id=table.pk)
         if game.state is not None:
@@ -210,7 +233,7 @@ def start_game(*, table: Table) -> Game:
         game.save(update_fields=["state", "to_move", "round_over", "started_at", "updated_at"])
         locked_table.status = Table.Status.PLAYING
         locked_table.save(update_fields=["status"])
-        if not one_game.is_game(locked_table, seats):
+        if not one_game.is_game(locked_table, seats, held=held):
             # One person and computers only: practice, not a game that holds them.
             one_game.release(table_id=table.pk)
         if state.game_over:
@@ -280,7 +303,8 @@ def adopt_guest_seats(*, guest_key: str, user: User) -> int:
             seat.user = user
             seat.guest_key = ""
             seat.name = user.get_username()
-            seat.save(update_fields=["user", "guest_key", "name"])
+            seat.bot = user.pk in member_bot_ids([user.pk])
+            seat.save(update_fields=["user", "guest_key", "name", "bot"])
             adopted += 1
     return adopted
 

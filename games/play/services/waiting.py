@@ -39,7 +39,7 @@ from games.models import Game, Seat, Table
 from games.play.services import seats as one_game
 from games.play.services.errors import SeatRefused
 from games.play.services.moves import abort_game
-from games.play.services.tables import SeatSpec, create_table, start_game
+from games.play.services.tables import SeatSpec, create_table, member_bot_ids, start_game
 from games.signals import waiting_seat_left, waiting_seat_taking, waiting_table_closed
 
 
@@ -129,7 +129,8 @@ def take_seat(*, table_id: int, user: User, kinds: Sequence[str]) -> Seat:
         waiting_seat_taking.send(sender=Table, table=locked.table, game=locked.game, user_id=user.pk, seat=seat.number)
         seat.user = user
         seat.name = user.get_username()
-        seat.save(update_fields=["user", "name"])
+        seat.bot = user.pk in member_bot_ids([user.pk])
+        seat.save(update_fields=["user", "name", "bot"])
         one_game.engage(table=locked.table, user_ids=[user.pk], actor_id=user.pk)
         _start_if_full(locked)
         return seat
@@ -165,7 +166,8 @@ def _give_back(locked: Locked, seat: Seat) -> None:
     seat.level = ""
     seat.guest_key = ""
     seat.name = ""
-    seat.save(update_fields=["user", "level", "guest_key", "name", "engaged"])
+    seat.bot = False
+    seat.save(update_fields=["user", "level", "guest_key", "name", "engaged", "bot"])
     if user_id is not None:
         waiting_seat_left.send(sender=Table, table=locked.table, game=locked.game, user_id=user_id, seat=seat.number)
 

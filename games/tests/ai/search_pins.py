@@ -8,8 +8,8 @@ hard the deals and playouts its search spent (integers, the same on every machin
 both paths), so that a change of the search shows even where the action stays; and the
 digest of each level's decisions on many more positions of random rounds (``generated``).
 
-``python -m games.tests.ai.search_pins`` adds the decisions of every level's current
-version that are not pinned yet, and never rewrites a pinned version: a change that alters
+``python -m games.tests.ai.search_pins`` adds the decisions of every version this code
+runs (``versions.IMPLEMENTED``) that are not pinned yet, and never rewrites a pinned version: a change that alters
 the decisions of a pinned version fails ``test_versions.py`` until ``SEARCH_VERSIONS`` is
 bumped (docs/ai.md, "Search versions").
 """
@@ -22,9 +22,11 @@ from pathlib import Path
 from random import Random
 from typing import Any
 
-from games.ai import SEARCH_VERSIONS, HardPlayer, choose_action
+from games.ai import HardPlayer, choose_action
 from games.ai.base import candidates
+from games.ai.hard import options_for
 from games.ai.knowledge import read_view
+from games.ai.versions import IMPLEMENTED
 from games.engine import PlayerView, action_to_json, apply_action, new_game, rules_for, view_for
 
 PINS = Path(__file__).with_name("search_pins.json")
@@ -95,11 +97,12 @@ def generated_views(count: int) -> list[PlayerView]:
     return out
 
 
-def generated_digest(level: str) -> str:
+def generated_digest(level: str, version: str | None = None) -> str:
     """SHA-256 of the decisions (as pinned: actions, and hard's deals and playouts) of
-    ``level`` on ``GENERATED[level]`` generated views, seed = the view's index."""
+    ``level`` (as ``version``; None: the current one) on ``GENERATED[level]`` generated
+    views, seed = the view's index."""
     budget = GENERATED_BUDGET_MS if level == "hard" else None
-    made = [decide(level, view, n, budget) for n, view in enumerate(generated_views(GENERATED[level]))]
+    made = [decide(level, view, n, budget, version) for n, view in enumerate(generated_views(GENERATED[level]))]
     return hashlib.sha256(json.dumps(made, sort_keys=True).encode()).hexdigest()
 
 
@@ -114,19 +117,20 @@ def cases(level: str, positions: list[dict[str, Any]]) -> list[tuple[int, int, f
     return out
 
 
-def decide(level: str, view: PlayerView, seed: int, budget_ms: float | None) -> dict[str, Any]:
-    """One decision as it is pinned."""
+def decide(level: str, view: PlayerView, seed: int, budget_ms: float | None, version: str | None = None
+           ) -> dict[str, Any]:
+    """One decision as it is pinned (as ``version``; None: the current one)."""
     if level != "hard":
-        return {"action": action_to_json(choose_action(view, level, seed=seed, budget_ms=budget_ms))}
-    player = HardPlayer(budget_ms)
+        return {"action": action_to_json(choose_action(view, level, seed=seed, budget_ms=budget_ms, version=version))}
+    player = HardPlayer(budget_ms, options=options_for(version))
     action = player.choose(view, Random(seed))
     return {"action": action_to_json(action), "deals": player.stats.deals, "playouts": player.stats.playouts}
 
 
-def decisions(level: str, positions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def decisions(level: str, positions: list[dict[str, Any]], version: str | None = None) -> list[dict[str, Any]]:
     views = [PlayerView.from_dict(position["view"]) for position in positions]
     return [
-        {"position": index, "seed": seed, "budget_ms": budget, **decide(level, views[index], seed, budget)}
+        {"position": index, "seed": seed, "budget_ms": budget, **decide(level, views[index], seed, budget, version)}
         for index, seed, budget in cases(level, positions)
     ]
 
@@ -159,12 +163,13 @@ def dump(data: dict[str, Any]) -> str:
 def main() -> int:
     data = load() if PINS.exists() else {"positions": make_positions(), "decisions": {}}
     added = []
-    for level, version in SEARCH_VERSIONS.items():
+    for level, runs in IMPLEMENTED.items():
         pinned = data["decisions"].setdefault(level, {})
-        if version not in pinned:
-            pinned[version] = decisions(level, data["positions"])
-            data.setdefault("generated", {}).setdefault(level, {})[version] = generated_digest(level)
-            added.append(f"{level} {version}")
+        for version in runs:
+            if version not in pinned:
+                pinned[version] = decisions(level, data["positions"], version)
+                data.setdefault("generated", {}).setdefault(level, {})[version] = generated_digest(level, version)
+                added.append(f"{level} {version}")
     PINS.write_text(dump(data), encoding="utf-8")
     print(f"pinned: {', '.join(added) or 'nothing new (a pinned version is never rewritten)'}")
     return 0

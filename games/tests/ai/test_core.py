@@ -4,6 +4,7 @@ a few thousand positions of every setup, and replays verified with either path."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from random import Random
 
 import pytest
@@ -212,3 +213,72 @@ def test_a_replay_of_hard_verifies_with_either_path(preset: str, record_with: st
     monkeypatch.setenv(core.ENV, verify_with)
     report = verify_replay(json.loads(json.dumps(seal(data))), computer=True)
     assert report.computer_checked == sum(1 for frame in frames if "computer" in frame) > 5
+
+
+def _crowded(view: PlayerView) -> bool:
+    """Three or four seats and nothing left to draw: where ``block_tree`` searches."""
+    know = read_view(view)
+    return know.table.players > 2 and (not know.table.draw or know.boneyard == 0)
+
+
+@pytest.mark.parametrize("tree_playout", [False, True])
+def test_both_paths_value_every_play_alike_with_the_tree_for_three_and_four_seats(
+        tree_playout: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.block_tree``: the own-move tree with every other seat (partner included)
+    replying by the model, on both paths: the same values, statistics and random state; and
+    with ``tree_playout``, the round finished beyond the tree by the playouts."""
+    views = [v for v in positions(60, "core-crowd") if _crowded(v[1])]
+    labels = {label for label, _view in views}
+    assert {"classic-block-3", "classic-block-4", "arena-4-pairs", "arena-4"} <= labels
+    assert len(views) >= 300
+    trees = 0
+    finished = 0
+    for n, (label, view) in enumerate(views):
+        options = HardOptions(budget_ms=2 if n % 25 == 0 else 0.05, block_tree=True, tree_playout=tree_playout)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        compiled = _decide(view, options, n)
+        assert compiled == reference, (label, n)
+        know = read_view(view)
+        if sum(know.counts) + know.boneyard > options.endgame_tiles:
+            trees += 1
+            # The tree's search, not the playouts (version 2's): its values differ from theirs.
+            assert _decide(view, replace(options, block_tree=False), n)[2] != reference[2], (label, n)
+            if tree_playout:
+                # Finished by the playouts, not by the model's rollout.
+                finished += _decide(view, replace(options, tree_playout=False), n)[2] != reference[2]
+    assert trees >= 200
+    if tree_playout:
+        assert finished >= trees * 9 // 10
+
+
+def test_same_action_compiled_or_not_at_a_real_budget_with_the_tree_in_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_game(rules_for("arena", players=4, teams=True), seed="core-real-crowd")
+    views = []
+    while not state.round_over:
+        view = view_for(state, state.to_move)
+        if len(candidates(list(view.legal), read_view(view))) > 1:
+            views.append(view)
+        state = apply_action(state, MediumPlayer().choose(view, Random(0)))
+    assert len(views) >= 3
+    options = HardOptions(budget_ms=8, block_tree=True)
+    for n, view in enumerate(views[:4]):
+        monkeypatch.setenv(core.ENV, "python")
+        reference = HardPlayer(options=options).choose(view, Random(n))
+        monkeypatch.setenv(core.ENV, "1")
+        assert HardPlayer(options=options).choose(view, Random(n)) == reference
+
+
+def test_the_tree_for_three_and_four_seats_leaves_the_other_positions_alone() -> None:
+    """Two seats, a boneyard to draw from, or an endgame: ``block_tree`` changes nothing."""
+    untouched = 0
+    for n, (label, view) in enumerate(positions(8, "core-crowd-not")):
+        know = read_view(view)
+        if _crowded(view) and sum(know.counts) + know.boneyard > HardOptions().endgame_tiles:
+            continue
+        options = HardOptions(budget_ms=0.05)
+        assert _decide(view, replace(options, block_tree=True), n) == \
+            _decide(view, replace(options, block_tree=False), n), (label, n)
+        untouched += 1
+    assert untouched >= 60

@@ -5,9 +5,9 @@ from dataclasses import replace
 from random import Random
 
 from games.ai.knowledge import public_voids, read_view, tile_index
-from games.ai.model import model_play
+from games.ai.model import model_play, with_void
 from games.ai.sim import ENDS_MASK, NUM, Table, play_tile, round_result
-from games.ai.tree import PASS, OwnNode, backup, descend, own_moves
+from games.ai.tree import PASS, OwnNode, backup, descend, own_moves, reply_key
 from games.engine import PRESETS, apply_action, new_game, view_for
 
 DUEL = replace(PRESETS["duel-block"], target=0)
@@ -90,7 +90,7 @@ def test_on_one_known_deal_the_tree_finds_the_best_response_to_the_model():
         replies: dict[int, OwnNode] = {}
         for _ in range(3000):
             path: list = []
-            side, _points, _work = descend(table, hands[:], know.left, know.right, know.board, 0, voids,
+            side, _points, _work, _turns = descend(table, hands[:], know.left, know.right, know.board, 0, voids,
                                            replies, path)
             backup(path, 1.0, _win(0, side))
         (node,) = replies.values()  # the model's reply is fixed by the deal
@@ -99,3 +99,89 @@ def test_on_one_known_deal_the_tree_finds_the_best_response_to_the_model():
         first = node.moves[0]  # the model's own favourite
         improved += top is not first and first.total / max(first.weight, 1e-9) < best - 0.5
     assert improved > 0  # somewhere the tree beat following the model
+
+
+PAIRS = replace(PRESETS["arena"], players=4, teams=True, target=0)
+
+
+def _best_response_crowd(table: Table, hands: list[int], left: int, right: int, board: int, seat: int, me: int,
+                         voids: tuple[int, ...], passes: int = 0) -> float:
+    """``_best_response`` with any number of seats (every other seat, partner included, laying
+    the model's tile; passes adding to the voids the model reads, as ``descend`` does)."""
+    n = table.players
+    if passes >= n:
+        return _win(table.side(me), round_result(table, hands, -1)[0])
+    hand = hands[seat]
+    fit = hand & ENDS_MASK[left * 8 + right]
+    nxt = (seat + 1) % n
+    if not fit:
+        return _best_response_crowd(table, hands, left, right, board, nxt, me, with_void(voids, seat, left, right),
+                                    passes + 1)
+    if seat == me:
+        plays = [(m.tile, m.on_left) for m in own_moves(table, me, hand, left, right, board, voids)]
+    else:
+        plays = [model_play(table, seat, hand, fit, left, right, board, voids)]
+    values = []
+    for tile, on_left in plays:
+        hs = hands[:]
+        hs[seat] ^= 1 << tile
+        new_board = board | 1 << tile
+        new_left, new_right = play_tile(left, right, tile, on_left)
+        if not hs[seat]:
+            values.append(_win(table.side(me), round_result(table, hs, seat)[0]))
+        elif new_left == new_right and new_board & NUM[new_left] == NUM[new_left]:
+            values.append(_win(table.side(me), round_result(table, hs, -1)[0]))
+        else:
+            values.append(_best_response_crowd(table, hs, new_left, new_right, new_board, nxt, me, voids))
+    return max(values) if seat == me else values[0]
+
+
+def test_in_pairs_the_tree_finds_the_best_response_to_the_model_of_the_three_other_seats():
+    """Four seats in pairs, one known deal: the partner and both opponents reply by the model,
+    the tree keys the computer's decision points by the three replies since its last move,
+    and its most visited first move reaches the value of the best own strategy."""
+    rng = Random(7)
+    checked = 0
+    improved = 0
+    deal = 0
+    while checked < 20:
+        state = new_game(PAIRS, seed=f"tree-pairs-{deal}")
+        deal += 1
+        while not state.round_over:
+            view = view_for(state, state.to_move)
+            state = apply_action(state, view.legal[rng.randrange(len(view.legal))])
+            if not state.round_over and state.to_move == 1 and 3 <= len(state.hands[0]) <= 5:
+                break
+        if state.round_over:
+            continue
+        know = read_view(view_for(state, 1))
+        voids = public_voids(know)
+        hands = [sum(1 << tile_index(x) for x in h) for h in state.hands]
+        table = know.table
+        best = _best_response_crowd(table, hands, know.left, know.right, know.board, 1, 0, voids)
+        replies: dict[int, OwnNode] = {}
+        for _ in range(2000):
+            path: list = []
+            side, _points, _work, _turns = descend(table, hands[:], know.left, know.right, know.board, 0, voids,
+                                           replies, path)
+            backup(path, 1.0, _win(table.side(0), side))
+        if not replies:
+            continue  # the round ends before the computer moves again
+        (node,) = replies.values()  # the three replies are fixed by the deal
+        top = max(node.moves, key=lambda m: m.visits)
+        assert top.total / top.weight > best - 0.05, state
+        first = node.moves[0]
+        improved += top is not first and first.total / max(first.weight, 1e-9) < best - 0.5
+        checked += 1
+    assert improved > 0
+
+
+def test_reply_keys_tell_apart_every_sequence_of_replies():
+    seen = {}
+    replies = [PASS, *range(56)]
+    for a in replies:
+        for b in replies:
+            for c in replies[::5]:
+                key = reply_key(reply_key(reply_key(0, a), b), c)
+                assert key not in seen, (a, b, c, seen.get(key))
+                seen[key] = (a, b, c)

@@ -30,26 +30,32 @@ def views(pins: dict) -> list[PlayerView]:
     return [PlayerView.from_dict(position["view"]) for position in pins["positions"]]
 
 
+# Every version this code runs: (level, version).
+RUN = [(level, version) for level in LEVELS for version in versions.IMPLEMENTED[level]]
+
+
 def test_every_level_has_a_version_and_every_retired_version_says_where_its_code_is(pins: dict) -> None:
-    assert set(SEARCH_VERSIONS) == set(LEVELS) == set(versions.UNVERSIONED)
+    assert set(SEARCH_VERSIONS) == set(LEVELS) == set(versions.UNVERSIONED) == set(versions.IMPLEMENTED)
     for level, version in SEARCH_VERSIONS.items():
-        assert version in pins["decisions"][level], (
-            f"{level} version {version} has no pinned decisions: python -m games.tests.ai.search_pins"
-        )
+        assert versions.IMPLEMENTED[level][-1] == version
+        for runs in versions.IMPLEMENTED[level]:
+            assert runs in pins["decisions"][level], (
+                f"{level} version {runs} has no pinned decisions: python -m games.tests.ai.search_pins"
+            )
         for pinned in pins["decisions"][level]:
-            if pinned != version:
+            if not versions.implements(level, pinned):
                 assert (level, pinned) in versions.RETIRED, f"say where {level} version {pinned}'s code is (RETIRED)"
     assert all(not versions.implements(level, version) for level, version in versions.RETIRED)
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_the_decisions_pinned_to_the_current_version_have_not_changed(pins: dict, level: str) -> None:
-    """A change of a level's decisions must come with a new version (docs/ai.md, "Search versions")."""
-    version = SEARCH_VERSIONS[level]
+@pytest.mark.parametrize(("level", "version"), RUN)
+def test_the_decisions_pinned_to_every_version_run_have_not_changed(pins: dict, level: str, version: str) -> None:
+    """A change of a level's decisions must come with a new version (docs/ai.md, "Search versions");
+    an older version this code still runs decides as it always did."""
     positions = pins["positions"]
     expected = pins["decisions"][level][version]
     assert [(c["position"], c["seed"], c["budget_ms"]) for c in expected] == search_pins.cases(level, positions)
-    now = search_pins.decisions(level, positions)
+    now = search_pins.decisions(level, positions, version)
     changed = [(pins["positions"][e["position"]]["label"], e, n) for e, n in zip(expected, now, strict=True) if e != n]
     assert not changed, (
         f"{len(changed)} of {len(expected)} pinned decisions of {level} version {version} changed "
@@ -58,10 +64,9 @@ def test_the_decisions_pinned_to_the_current_version_have_not_changed(pins: dict
     )
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_the_decisions_on_many_generated_positions_have_not_changed(pins: dict, level: str) -> None:
-    version = SEARCH_VERSIONS[level]
-    assert search_pins.generated_digest(level) == pins["generated"][level][version], (
+@pytest.mark.parametrize(("level", "version"), RUN)
+def test_the_decisions_on_many_generated_positions_have_not_changed(pins: dict, level: str, version: str) -> None:
+    assert search_pins.generated_digest(level, version) == pins["generated"][level][version], (
         f"the decisions of {level} version {version} on {search_pins.GENERATED[level]} positions of random rounds "
         f"changed: bump SEARCH_VERSIONS[{level!r}] (docs/ai.md, \"Search versions\")"
     )
@@ -74,6 +79,51 @@ def test_the_search_before_the_compiled_core_decided_otherwise(pins: dict) -> No
         (c["position"], c["seed"], c["budget_ms"]) for c in new
     ]
     assert sum(a["action"] != b["action"] for a, b in zip(old, new, strict=True)) >= 3
+
+
+def test_hard_3_decides_otherwise_only_where_three_or_four_seats_draw_nothing(pins: dict) -> None:
+    """Version 3 searches the tree with three and four seats (pairs, three and four alone, a
+    draw game whose boneyard is empty): block duels and the draw game for two decide as in 2."""
+    two, three = pins["decisions"]["hard"]["2"], pins["decisions"]["hard"]["3"]
+    changed: dict[str, int] = {}
+    for a, b in zip(two, three, strict=True):
+        label = pins["positions"][a["position"]]["label"]
+        setup = label.rsplit("-step", 1)[0]
+        changed[setup] = changed.get(setup, 0) + (a != b)
+    assert changed["duel-block-2"] == changed["classic-draw-2"] == 0
+    assert changed["arena-4-pairs"] >= 3, changed
+    assert changed["classic-block-3"] >= 3, changed
+
+
+def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
+    """A game played before version 3 still verifies: its moves are recomputed as the version
+    recorded with them, where version 3 would play otherwise."""
+    two, three = pins["decisions"]["hard"]["2"], pins["decisions"]["hard"]["3"]
+    differing = [i for i, (a, b) in enumerate(zip(two, three, strict=True)) if a["action"] != b["action"]]
+    assert differing
+    for index in differing:
+        view, seed, budget, by_v2 = _choice(pins, "hard", "2", index)
+        _, _, _, by_v3 = _choice(pins, "hard", "3", index)
+        as_two = recompute(view, by_v2, decision_record("hard", budget) | {"version": "2"}, seed=seed)
+        assert (as_two.status, as_two.ran) == ("same", "2")
+        wrong = recompute(view, by_v3, decision_record("hard", budget) | {"version": "2"}, seed=seed)
+        assert (wrong.status, wrong.chosen) == ("differs", by_v2)
+        assert recompute(view, by_v3, decision_record("hard", budget), seed=seed).same
+        assert choose_action(view, "hard", seed=seed, budget_ms=budget, version="2") == by_v2
+        assert choose_action(view, "hard", seed=seed, budget_ms=budget) == by_v3
+
+
+def test_a_version_this_code_does_not_run_cannot_be_asked_for() -> None:
+    view = PlayerView.from_dict(search_pins.load()["positions"][0]["view"])
+    with pytest.raises(ValueError, match="hard version '1' is not run by this code"):
+        choose_action(view, "hard", seed=0, version="1")
+
+
+def test_hard_has_options_for_every_version_it_runs() -> None:
+    from games.ai.hard import DEFAULTS, VERSION_OPTIONS, options_for
+
+    assert tuple(VERSION_OPTIONS) == versions.IMPLEMENTED["hard"]
+    assert options_for(SEARCH_VERSIONS["hard"]) == options_for(None) == DEFAULTS
 
 
 def test_every_computer_move_records_its_version() -> None:
@@ -124,16 +174,18 @@ def test_a_move_of_a_version_this_code_does_not_run_names_the_version_it_needs(p
 
 def test_an_unversioned_hard_move_is_recomputed_or_names_the_search_before_the_core(pins: dict) -> None:
     """Unversioned hard moves were chosen by version 1 (before the core) or 2: this code's
-    version 2 proves the ones it gives, and names version 1 for the others."""
+    version 2 (run still, beside the current 3) proves the ones it gives, and names version 1
+    for the others."""
     old, new = pins["decisions"]["hard"]["1"], pins["decisions"]["hard"]["2"]
     differing = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a["action"] != b["action"]]
     assert differing
     for index in differing:
         view, seed, budget, by_v1 = _choice(pins, "hard", "1", index)
         result = recompute(view, by_v1, {"level": "hard", "budget_ms": budget}, seed=seed)
-        assert (result.status, result.needed, result.version) == ("needs", ("1",), None)
+        assert (result.status, result.needed, result.version, result.ran) == ("needs", ("1",), None, "2")
         assert action_to_json(result.chosen) == new[index]["action"]
         assert "recorded without a version" in result.explain()
+        assert "this code's hard version 2 gives another move" in result.explain()
         assert "5789a79" in result.explain()
         _, _, _, by_v2 = _choice(pins, "hard", "2", index)
         assert recompute(view, by_v2, {"level": "hard", "budget_ms": budget}, seed=seed).same

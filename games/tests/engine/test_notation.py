@@ -33,6 +33,10 @@ VARIANTS = [
     for players, teams in options.combinations()
     for target in options.targets
 ]
+# The round trip plays GAMES seeded games in all, shared among the variants (the
+# first ones one game more when they do not divide evenly).
+GAMES = 2000
+GAMES_OF = [GAMES // len(VARIANTS) + (index < GAMES % len(VARIANTS)) for index in range(len(VARIANTS))]
 
 
 def play_game(preset: str, players: int, teams: bool, target: int, number: int):
@@ -69,16 +73,23 @@ def record_for(rules, seed, events, state, preset):
     seat, index = opening_tile(deal_hands(rules, seed, 1)[0])
     result = "-".join(str(score) for score in state.scores) if state.game_over else "*"
     tags = [("Event", "Casual game"), ("Site", "Dominoes club"), ("Table", "7"), ("Seed", seed),
-            ("Seat0", 'Ann "the hand" \\ Lee'), ("Seat1", "hard (computer)"), ("Result", result)]
+            ("Seat0", 'Ann "the hand" \\ Lee'), ("Seat1", "hard (computer)"), ("Seat1Title", "BOT"),
+            ("Result", result)]
     return record_of(rules, events, opening=(seat, TILES[index]), tags=tags, result=result, variant=preset)
 
 
-@pytest.mark.parametrize(("preset", "players", "teams", "target"), VARIANTS)
-def test_records_of_seeded_games_round_trip_and_replay(preset, players, teams, target):
-    """Over every variant, 2,000 games in all: the text reads back to the same record,
-    writing it again gives the same text, and the engine replays it to the same state."""
-    per_variant = max(1, 2000 // len(VARIANTS))
-    for number in range(per_variant):
+def test_the_round_trip_plays_two_thousand_games_over_every_variant():
+    assert sum(GAMES_OF) == GAMES == 2000
+    assert min(GAMES_OF) >= 1
+
+
+@pytest.mark.parametrize(("preset", "players", "teams", "target", "games"),
+                         [(*variant, games) for variant, games in zip(VARIANTS, GAMES_OF, strict=True)])
+def test_records_of_seeded_games_round_trip_and_replay(preset, players, teams, target, games):
+    """Over every variant, 2,000 games in all (GAMES_OF): the text reads back to the
+    same record, writing it again gives the same text, and the engine replays it to
+    the same state."""
+    for number in range(games):
         rules, seed, events, state = play_game(preset, players, teams, target, number)
         record = record_for(rules, seed, events, state, preset)
         text = dumps(record)
@@ -86,6 +97,7 @@ def test_records_of_seeded_games_round_trip_and_replay(preset, players, teams, t
         assert again == record, text
         assert dumps(again) == text
         assert rules_from_tags(dict(again.tags)) == rules
+        assert again.bots == (1,)
         assert dump_state(replay_record(again)) == dump_state(state)
 
 
@@ -140,6 +152,21 @@ GOOD = """[Event "Casual game"]
 """
 
 
+def test_a_bot_s_seat_is_titled_after_its_name_and_reads_back():
+    """A seat played by a program carries ``SeatNTitle "BOT"``, written right after
+    the seat's name; the reader gives the bots' seats, and refuses a title for a
+    seat that is not at the table when writing too."""
+    rules, seed, events, state = play_game("duel-block", 2, False, 0, 5)
+    text = dumps(record_for(rules, seed, events, state, "duel-block"))
+    assert '[Seat1 "hard (computer)"]\n[Seat1Title "BOT"]\n[Result' in text
+    record = loads(text)
+    assert record.titles == {1: "BOT"}
+    assert record.bots == (1,)
+    assert loads(GOOD).bots == ()
+    with pytest.raises(NotationError, match="seat 3 is not at a table of 2"):
+        record_of(rules, events, opening=record.opening, tags=[("Seat3Title", "BOT")], variant="duel-block")
+
+
 def test_a_good_record_reads():
     record = loads(GOOD)
     assert record.opening == (1, (6, 6))
@@ -163,6 +190,8 @@ def test_a_good_record_reads():
         (GOOD.replace("24R", "24R X0 P"), 6, "already over"),
         (GOOD.replace("*\n", "*\n2@0. 11\n"), 8, "nothing may follow"),
         (GOOD.replace("1@1. 66", "1@1. 6"), 6, "starts with a tile"),
+        (GOOD.replace('[Target "0"]', '[Seat2Title "BOT"]'), 4, "seat 2 is not at a table of 2"),
+        (GOOD.replace('[Target "0"]', '[Seat1Title "a program"]'), 4, "a title is capital letters"),
         ("", 1, "no moves"),
     ],
 )

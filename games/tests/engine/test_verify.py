@@ -11,6 +11,7 @@ import copy
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from random import Random
 
@@ -20,12 +21,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from games.engine import (
     PRESETS,
     Draw,
+    Rules,
     actions_to_json,
     commit_seed,
     legal_actions,
     new_game,
     next_round,
     resign,
+    rules_for,
 )
 from games.engine.chain import chain_actions
 from games.engine.verify import Disagreement, computer_seed, main, salted_seed, sign_replay
@@ -260,16 +263,21 @@ def test_computer_moves_are_recomputed_from_their_view() -> None:
         verify_replay(tampered, computer=True)
 
 
-def computer_game(record: dict, *, deviate: bool = False, seed: str = "versions") -> tuple[dict, int]:
-    """A duel-block round where seat 0 is the computer ``record`` describes ({"level",
-    "budget_ms", maybe "version"}) and seat 1 plays at random. With ``deviate``, seat 0's
-    first real choice is another move than this code's (as an older version of the
-    computer may have chosen). Returns the file and the action's number (1-based) of
-    that first choice."""
-    from games.ai import choose_action
+def computer_game(record: dict, *, deviate: bool = False, seed: str = "versions", rules: Rules | None = None,
+                  played_as: str | None = None) -> tuple[dict, int]:
+    """A duel-block game (or one of ``rules``) where seat 0 is the computer ``record``
+    describes ({"level", "budget_ms", maybe "version"}) and the other seats play at random.
+    Seat 0 decides as the version recorded (or ``played_as``) when this code runs it, else
+    as the current one. With ``deviate``, seat 0's first real choice is another move than
+    this code's (as an older version of the computer may have chosen). Returns the file and
+    the action's number (1-based) of that first choice."""
+    from games.ai import choose_action, versions
     from games.engine import apply_action, view_for
 
-    rules = PRESETS["duel-block"]
+    rules = rules or PRESETS["duel-block"]
+    version = played_as or record.get("version")
+    if version is not None and not versions.implements(record["level"], str(version)):
+        version = None
     state = new_game(rules, seed)
     rng = Random(5)
     frames: list[dict] = []
@@ -283,7 +291,7 @@ def computer_game(record: dict, *, deviate: bool = False, seed: str = "versions"
         if state.to_move == 0:
             view = view_for(state, 0)
             action = choose_action(view, record["level"], seed=computer_seed(seed, seq - 1),
-                                   budget_ms=record.get("budget_ms"))
+                                   budget_ms=record.get("budget_ms"), version=version)
             if len(set(view.legal)) > 1 and not first_choice:
                 first_choice = seq
                 if deviate:
@@ -339,8 +347,6 @@ def test_a_computer_move_of_a_version_this_code_does_not_run_names_that_version(
 
 
 def test_a_hard_move_recorded_without_a_version_is_recomputed_or_names_the_search_before_the_core() -> None:
-    from games.ai import SEARCH_VERSIONS
-
     record = {"level": "hard", "budget_ms": 0.2}  # as recorded before versions were
     data, _ = computer_game(record)
     report = verify_replay(data, computer=True)
@@ -352,8 +358,28 @@ def test_a_hard_move_recorded_without_a_version_is_recomputed_or_names_the_searc
     note = report.computer_unchecked[0]
     assert note.startswith(f"action {at}: ")
     assert "recorded without a version" in note
-    assert f"this code's hard version {SEARCH_VERSIONS['hard']} gives another move" in note
+    # Unversioned hard moves are of version 1 or 2: this code still runs 2.
+    assert "this code's hard version 2 gives another move" in note
     assert "it needs hard version 1: the pure-Python search before the compiled core: games/ai at commit 5789a79" in note
+
+
+def test_hard_moves_of_both_versions_this_code_runs_are_recomputed_in_pairs() -> None:
+    """A pairs game of hard version 2 (before the tree with four seats) and one of version 3
+    both verify with --computer, each as its recorded version; a version-2 game recorded as 3
+    does not."""
+    from games.ai import SEARCH_VERSIONS
+
+    assert SEARCH_VERSIONS["hard"] == "3"
+    rules = replace(rules_for("arena", players=4, teams=True), target=0)  # one round
+    for version in ("2", "3"):
+        data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="pairs-v")
+        report = verify_replay(data, computer=True)
+        assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) >= 5
+        assert report.computer_unchecked == []
+    relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": "3"}, rules=rules, seed="pairs-v",
+                                  played_as="2")
+    with pytest.raises(Disagreement, match=r"the computer \(hard version 3\) would play"):
+        verify_replay(relabelled, computer=True)
 
 
 def test_an_unknown_computer_level_is_a_disagreement_not_a_crash() -> None:

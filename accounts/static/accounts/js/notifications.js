@@ -2,25 +2,15 @@
 // permission (from that click, as browsers require); a refusal, or a browser
 // without notifications, is said next to the box (texts translated in the page).
 
+import { askPermission, explainPermission } from "../../js/notification_permission.js";
+
 /** @type {HTMLInputElement | null} */
 const box = document.querySelector('input[name="notifications"]');
-/** @type {HTMLElement | null} */
-const denied = document.querySelector("[data-notification-denied]");
-/** @type {HTMLElement | null} */
-const unsupported = document.querySelector("[data-notification-unsupported]");
-
-const say = () => {
-  if (!box || !denied || !unsupported) return;
-  const supported = "Notification" in window;
-  unsupported.hidden = supported || !box.checked;
-  denied.hidden = !supported || !box.checked || Notification.permission !== "denied";
-};
 
 if (box) {
+  const say = () => explainPermission(document, box.checked);
   box.addEventListener("change", () => {
-    if (box.checked && "Notification" in window && Notification.permission === "default") {
-      Notification.requestPermission().then(say, say);
-    }
+    if (box.checked) askPermission().then(say);
     say();
   });
   say();

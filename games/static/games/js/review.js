@@ -2,7 +2,7 @@
 // background task; until it is ready, ask the server again every few seconds
 // (3 s, then half as long again each time, up to 20 s).
 // Once it is there, its chart is drawn (static/js/charts.js).
-import { poll } from "../../js/poller.js";
+import { poll, refreshFragment } from "../../js/poller.js";
 import { drawCharts } from "../../js/charts.js";
 
 /** @type {HTMLElement | null} */
@@ -14,8 +14,7 @@ if (box && !ready(box)) {
   const url = box.dataset.reviewUrl || "";
   poll(async () => {
     if (ready(box)) return true;
-    const response = await fetch(url, { headers: { Accept: "text/html" } });
-    if (response.ok) box.innerHTML = await response.text();
+    await refreshFragment(box, url);
     if (ready(box)) drawCharts(box);
     return ready(box);
   }, { first: 2000, every: 3000, growth: 1.5, max: 20000 });

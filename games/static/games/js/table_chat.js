@@ -41,6 +41,19 @@ export function reportPlayerUrl(pattern, username, tableId) {
 }
 
 /**
+ * The mark after a bot account's name (as on its profile): a program plays it.
+ * @returns {HTMLSpanElement}
+ */
+export function botMark() {
+  const mark = document.createElement("span");
+  mark.className = "badge badge--bot";
+  mark.dataset.bot = "";
+  mark.title = gettext("A program playing through the API");
+  mark.textContent = gettext("Bot");
+  return mark;
+}
+
+/**
  * Draw the lines of `state.chat` (all of them: a hundred at most).
  * @param {TableState} state
  * @param {string} me the viewer's username, "" for a guest
@@ -61,6 +74,7 @@ export function renderChat(state, me) {
     const text = document.createElement("span");
     text.className = "chat-text";
     text.textContent = line.text;
+    if (line.bot) name.append(" ", botMark());
     item.append(name, " ", text);
     if (me && line.from !== me) {
       const mute = document.createElement("button");
@@ -80,14 +94,19 @@ export function renderChat(state, me) {
   });
   lines.replaceChildren(...items);
   if (atBottom) lines.scrollTop = lines.scrollHeight;
-  lines.hidden = state.chatOff;
-  if (found.form) found.form.hidden = state.chatOff;
+  const silent = state.chatOff || state.chatTableMuted;
+  lines.hidden = silent;
+  if (found.form) found.form.hidden = silent;
   const empty = document.getElementById("chat-empty");
-  if (empty) empty.hidden = state.chat.length > 0 || state.chatOff;
+  if (empty) empty.hidden = state.chat.length > 0 || silent;
   const off = document.getElementById("chat-off-note");
   if (off) off.hidden = !state.chatOff;
   const box = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-off"));
   if (box) box.checked = state.chatOff;
+  const tableNote = document.getElementById("chat-table-muted-note");
+  if (tableNote) tableNote.hidden = !state.chatTableMuted || state.chatOff;
+  const tableBox = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-table-muted"));
+  if (tableBox) tableBox.checked = state.chatTableMuted;
 }
 
 /**
@@ -108,6 +127,11 @@ export function setupChat(send) {
   const box = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-off"));
   if (box) box.addEventListener("change", () => {
     if (!send({ type: "chat_mute", all: true, mute: box.checked })) box.checked = !box.checked;
+  });
+  // This table's chat only (a member's): kept for this table, the others unchanged.
+  const tableBox = /** @type {HTMLInputElement | null} */ (document.getElementById("chat-table-muted"));
+  if (tableBox) tableBox.addEventListener("change", () => {
+    if (!send({ type: "chat_mute", table: true, mute: tableBox.checked })) tableBox.checked = !tableBox.checked;
   });
   if (!form || !input) return;
   form.addEventListener("submit", (event) => {

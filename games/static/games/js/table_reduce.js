@@ -57,6 +57,7 @@ import { tileKey } from "../../js/tiles.js";
  * @property {string[]} chatMuted the members whose lines this viewer muted at this table
  * @property {string[]} chatBlocked the members this viewer blocked while the page was open (their lines kept out)
  * @property {boolean} chatOff the viewer turned the whole chat off (the server delivers no line meanwhile)
+ * @property {boolean} chatTableMuted the member muted this table's chat (kept for this table; no line delivered here)
  */
 
 /**
@@ -121,6 +122,7 @@ export function initialState(config, { confirm = false, muteReactions = false } 
     chatMuted: [],
     chatBlocked: [],
     chatOff: false,
+    chatTableMuted: false,
   };
 }
 
@@ -260,13 +262,15 @@ export function reduce(state, frame, now = 0) {
     case "chat": {
       // A line comes once, even when a reconnection's catch-up brings it again.
       if (typeof frame.text !== "string" || state.chat.some((line) => line.id === frame.id)) return state;
-      if (state.chatOff || state.chatMuted.includes(frame.from) || state.chatBlocked.includes(frame.from)) return state;
+      if (state.chatOff || state.chatTableMuted || state.chatMuted.includes(frame.from) || state.chatBlocked.includes(frame.from)) return state;
       return { ...state, chat: [...state.chat, frame].slice(-CHAT_LINES) };
     }
     case "chat_muted": {
       // The whole chat off (the panel's switch): the lines shown go too; on
       // again, the server sends the last ones.
       if (frame.all === true) return { ...state, chatOff: !!frame.mute, chat: frame.mute ? [] : state.chat };
+      // This table's chat muted (kept for this table only): the same, here.
+      if (frame.table === true) return { ...state, chatTableMuted: !!frame.mute, chat: frame.mute ? [] : state.chat };
       const user = frame.user || "";
       if (!frame.mute) return { ...state, chatMuted: state.chatMuted.filter((name) => name !== user) };
       if (state.chatMuted.includes(user)) return state;

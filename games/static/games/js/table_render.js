@@ -9,7 +9,7 @@ import {
   format, gettext, lastActionText, levelText, nameOf, ngettext, pairNames, pipsText, pointsText, reactionText,
   teamName, tileText,
 } from "./table_texts.js";
-import { reportPlayerUrl } from "./table_chat.js";
+import { botMark, reportPlayerUrl } from "./table_chat.js";
 import { renderHint } from "./table_hint.js";
 
 /** @typedef {import("./table_reduce.js").TableState} TableState */
@@ -78,6 +78,7 @@ function playerCard(state, view, seat, last, node = el("li")) {
     }));
   }
   if (info.kind === "computer") name.append(el("span", { class: "badge", text: levelText(info.level) || gettext("computer") }));
+  if (info.bot) name.append(" ", botMark());
   if (view.rules.teams && state.seat !== null && !isMe(state, seat) && seat % 2 === state.seat % 2) {
     name.append(el("span", { class: "badge badge--partner", text: gettext("partner") }));
   }

@@ -18,6 +18,7 @@
  * @property {"human" | "computer" | "open"} kind
  * @property {"easy" | "medium" | "hard" | null} [level]
  * @property {string | null} [member]
+ * @property {boolean} [bot] a bot account's seat (its name is marked)
  */
 
 /**
@@ -127,8 +128,8 @@
 /** @typedef {{type: "ratings", changes?: RatingChange[]}} RatingsFrame */
 /** @typedef {{type: "error", code: string, message?: string}} ErrorFrame */
 /** A line of the table's chat (docs/protocol.md): text only, never markup. */
-/** @typedef {{type: "chat", id: number, from: string, text: string, room: "players" | "spectators"}} ChatFrame */
-/** @typedef {{type: "chat_muted", user?: string, all?: boolean, mute: boolean}} ChatMutedFrame */
+/** @typedef {{type: "chat", id: number, from: string, text: string, room: "players" | "spectators", bot?: boolean}} ChatFrame */
+/** @typedef {{type: "chat_muted", user?: string, all?: boolean, table?: boolean, mute: boolean}} ChatMutedFrame */
 /** To the blocker's pages only: they blocked `user`, whose lines go (docs/protocol.md). */
 /** @typedef {{type: "chat_blocked", user: string}} ChatBlockedFrame */
 

@@ -2,16 +2,10 @@
 // start of the member's next tournament, then "has started" once it runs
 // (both texts come translated in the page; this only counts). In the last
 // minute it asks static/js/notify.js for a browser notification, once per
-// tournament (nothing happens unless the member turned notifications on).
-
-/** @param {number} seconds */
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
-}
+// tournament (nothing happens unless the member turned notifications on),
+// and shows its in-page message when the page is visible or no notification
+// can be shown (reminder_rule.js).
+import { clock, inLastMinute, showsMessage } from "./reminder_rule.js";
 
 /** @type {HTMLElement | null} */
 const bar = document.querySelector("[data-tournament-reminder]");
@@ -20,6 +14,8 @@ if (bar && bar.dataset.started !== "1") {
   const coming = bar.querySelector("[data-reminder-coming]");
   /** @type {HTMLElement | null} */
   const started = bar.querySelector("[data-reminder-started]");
+  /** @type {HTMLElement | null} */
+  const soon = bar.querySelector("[data-reminder-soon]");
   const text = bar.querySelector("[data-reminder-clock]");
   // From the server's count, not the browser's clock (which may be off).
   const start = performance.now() + Number(bar.dataset.secondsToStart || 0) * 1000;
@@ -29,13 +25,20 @@ if (bar && bar.dataset.started !== "1") {
     const left = (start - performance.now()) / 1000;
     if (text) text.textContent = clock(left);
     const key = `club:reminded:${bar.dataset.tournamentReminder}`;
-    if (left > 0 && left <= 60 && coming && !window.localStorage.getItem(key)) {
+    if (inLastMinute(left) && coming && !window.localStorage.getItem(key)) {
       const notification = { text: (coming.textContent || "").trim(), tag: key, shown: false };
       document.dispatchEvent(new CustomEvent("club:notify", { detail: notification }));
       if (notification.shown) window.localStorage.setItem(key, "1");
     }
+    const notifying =
+      document.body.dataset.notifications === "on" && "Notification" in window && Notification.permission === "granted";
+    // Once shown, it stays until the start.
+    if (soon && soon.hidden && showsMessage(left, { visible: document.visibilityState === "visible", notifying })) {
+      soon.hidden = false;
+    }
     if (left <= 0 && coming && started) {
       coming.hidden = true;
+      if (soon) soon.hidden = true;
       started.hidden = false;
       bar.dataset.started = "1";
       window.clearInterval(timer);

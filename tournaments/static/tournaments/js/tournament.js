@@ -6,6 +6,7 @@
 import { openLobby } from "../../lobby/js/lobby_socket.js";
 import { nextTable } from "./follow.js";
 import { openSocket } from "../../js/socket.js";
+import { pollFragment, refreshFragment } from "../../js/poller.js";
 
 /** @typedef {import("../../js/socket.js").Frame} Frame */
 /** @typedef {{rank: number, player: string, score: number, games: number, fire: boolean}} Row */
@@ -106,17 +107,13 @@ if (root) {
   }
 
   /**
-   * Replace `target`'s content with the server's HTML fragment at `url`.
+   * Replace `target`'s content with the server's HTML fragment at `url` once
+   * (offline for a moment: the next frame or poll tries again).
    * @param {Element} target
    * @param {string} url
    */
-  const refresh = async (target, url) => {
-    try {
-      const response = await fetch(url, { headers: { Accept: "text/html" } });
-      if (response.ok) target.innerHTML = await response.text();
-    } catch {
-      // Offline for a moment: the next refresh tries again.
-    }
+  const refresh = (target, url) => {
+    refreshFragment(target, url).catch(() => {});
   };
   const panel = root.querySelector("[data-standings-panel]");
   const url = root.dataset.standingsUrl;
@@ -140,12 +137,9 @@ if (root) {
         },
       });
     }
-    window.setInterval(() => {
-      if (chat && chatLines && chat.dataset.chatUrl) refresh(chatLines, chat.dataset.chatUrl);
-    }, REFRESH_MS);
-    window.setInterval(() => {
-      if (!live && panel && url) refresh(panel, url);
-    }, FALLBACK_MS);
+    // Both through the pages' poller (static/js/poller.js): one request at a time.
+    if (chat && chatLines && chat.dataset.chatUrl) pollFragment(chatLines, chat.dataset.chatUrl, { every: REFRESH_MS });
+    if (panel && url) pollFragment(panel, url, { every: FALLBACK_MS, when: () => !live });
   }
 
   openLobby({
