@@ -272,7 +272,7 @@ def test_both_paths_read_the_partner_alike(read_partner: bool, partner_temper: f
         assert _decide(view, options, n) == reference, (label, n)
         partner = (know.me + 2) % 4
         if any(c.seat == partner for c in know.choices):
-            read += _decide(view, HardOptions(budget_ms=0.05), n)[2] != reference[2]
+            read += _decide(view, HardOptions(budget_ms=0.05, partner_temper=None), n)[2] != reference[2]
     assert read >= 10
 
 
