@@ -128,10 +128,11 @@ class HardOptions:
     # In pairs (``block_tree``), the partner's plays read by the tips model like the
     # opponents' (on), with a sharpness of their own (``partner_temper``; None: ``temper``),
     # or not read at all (off: its choices leave every deal's weight alone). Issue 32's
-    # experiment (docs/ai.md, "Reading the partner"): the partner of hard is hard, not a
-    # tips player.
+    # lever (docs/ai.md, "Reading the partner"): the partner of hard is hard, not a tips
+    # player, and a flatter reading of its plays (0.2) won more. Since hard version "4"
+    # (None in "2" and "3").
     read_partner: bool = True
-    partner_temper: float | None = None
+    partner_temper: float | None = 0.2
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -149,7 +150,11 @@ DEFAULTS = HardOptions()
 # The options of every search version of hard this code runs (``versions.IMPLEMENTED``):
 # the defaults are the current version's. Version "2" had no tree with three or four seats
 # (its ``crowd_cost`` and ``tree_playout`` are then unused).
-VERSION_OPTIONS: dict[str, HardOptions] = {"2": replace(DEFAULTS, block_tree=False), "3": DEFAULTS}
+VERSION_OPTIONS: dict[str, HardOptions] = {
+    "2": replace(DEFAULTS, block_tree=False, partner_temper=None),
+    "3": replace(DEFAULTS, partner_temper=None),
+    "4": DEFAULTS,
+}
 
 
 def options_for(version: str | None) -> HardOptions:
