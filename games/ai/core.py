@@ -27,7 +27,7 @@ import importlib.util
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from random import Random
 from typing import TYPE_CHECKING, Any
@@ -356,7 +356,7 @@ def evaluate_duel(
     rng: Random,
     dealer: Dealer,
     *,
-    temper: float,
+    temper: float | Sequence[float],
     voids: tuple[int, ...],
     tree: bool,
     track_voids: bool,
@@ -381,14 +381,16 @@ def evaluate_duel(
     tb = _tables()
     mt = model_tables(model_weights, know.table.players, know.table.teams)
     tile, place, forbid, tier_of, held = _dealer_arrays(dealer)
-    ch, ch_voids = _choices(know, True) if temper > 0 else _choices_empty(know)
+    players = know.table.players
+    tempers = [float(temper)] * players if isinstance(temper, (int, float)) else [float(t) for t in temper]
+    ch, ch_voids = _choices(know, True) if any(t > 0 for t in tempers) else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     eps, policy = finish if finish is not None else (0.0, ([0] * N_TILES, 0))
     st = _state(rng)
     out = _call(
         k.evaluate_duel,
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch, ch_voids,
-        float(temper), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
+        np.array(tempers, np.float64), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
         float(scale), bool(tree), bool(track_voids), float(explore), np.array(costs, np.float64),
         np.array([limits[0], limits[1], int(limits[2])], np.int64),
         finish is not None, float(eps), np.array(policy[0], np.int64), int(policy[1]),

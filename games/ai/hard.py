@@ -125,6 +125,14 @@ class HardOptions:
     # seats inside the tree. There a rollout costs about five playouts (docs/ai.md). Block
     # duels keep the model's rollouts. Since hard version "3".
     tree_playout: bool = True
+    # In pairs (``block_tree``), the partner's plays read by the tips model like the
+    # opponents' (on), with a sharpness of their own (``partner_temper``; None: ``temper``),
+    # or not read at all (off: its choices leave every deal's weight alone). Issue 32's
+    # lever (docs/ai.md, "Reading the partner"): the partner of hard is hard, not a tips
+    # player, and a flatter reading of its plays (0.2) won more. Since hard version "4"
+    # (None in "2" and "3").
+    read_partner: bool = True
+    partner_temper: float | None = 0.2
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -142,7 +150,11 @@ DEFAULTS = HardOptions()
 # The options of every search version of hard this code runs (``versions.IMPLEMENTED``):
 # the defaults are the current version's. Version "2" had no tree with three or four seats
 # (its ``crowd_cost`` and ``tree_playout`` are then unused).
-VERSION_OPTIONS: dict[str, HardOptions] = {"2": replace(DEFAULTS, block_tree=False), "3": DEFAULTS}
+VERSION_OPTIONS: dict[str, HardOptions] = {
+    "2": replace(DEFAULTS, block_tree=False, partner_temper=None),
+    "3": replace(DEFAULTS, partner_temper=None),
+    "4": DEFAULTS,
+}
 
 
 def options_for(version: str | None) -> HardOptions:
@@ -419,15 +431,22 @@ class HardPlayer:
         ``duel_tree`` off, they follow the model too: the value is that of "this play, then
         the model's play"."""
         opts = self.options
+        table = know.table
+        temper: float | list[float] = opts.temper
+        if table.teams:
+            partner = (know.me + 2) % table.players
+            if not opts.read_partner:
+                know = replace(know, choices=[c for c in know.choices if c.seat != partner])
+            elif opts.partner_temper is not None and opts.temper > 0:
+                temper = [opts.temper] * table.players
+                temper[partner] = opts.partner_temper
         utility = make_utility(know, opts)
         scale = utility_scale(know, opts)
-        table = know.table
         me = know.me
         nxt = (me + 1) % table.players
         dealer = Dealer(know, rng)
         deal_us = opts.deal_us + (opts.swap_us * dealer.swaps if dealer.constrained else 0.0)
-        temper = opts.temper
-        choices = know.choices if temper > 0 else []
+        choices = know.choices if opts.temper > 0 else []
         if choices:
             deal_us += opts.weigh_us + opts.model_choice_us * len(choices)
         crowd = opts.crowd_cost if table.players > 2 else 1.0

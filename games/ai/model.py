@@ -16,6 +16,7 @@ and draws before the play) except the hand, which comes from the deal.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .knowledge import Choice
 from .medium import W_DOUBLE, W_EXPOSED, W_FEED, W_FOLLOW, W_PARTNER_BLOCK, W_PIPS, W_SPREAD, W_VOID
@@ -144,10 +145,15 @@ def model_play(
     return tile, on_left
 
 
-def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]], temper: float) -> float:
-    """Likelihood of the other seats' observed plays in one deal (``held[seat][tiers]``: see ``Dealer``)."""
+def choices_likelihood(
+    table: Table, choices: list[Choice], held: list[list[int]], temper: float | Sequence[float]
+) -> float:
+    """Likelihood of the other seats' observed plays in one deal (``held[seat][tiers]``: see ``Dealer``);
+    ``temper`` the model's sharpness, one for every seat or one per seat."""
+    tempers = [float(temper)] * table.players if isinstance(temper, (int, float)) else list(temper)
     weight = 1.0
     for c in choices:
+        sharp = tempers[c.seat]
         hand = held[c.seat][c.tiers] | c.later
         options = hand & c.fit
         if options & (options - 1) == 0:
@@ -159,8 +165,8 @@ def choices_likelihood(table: Table, choices: list[Choice], held: list[list[int]
             if t == c.tile:
                 chosen = s
         top = max(scores)
-        total = sum(math.exp(temper * (s - top)) for s in scores)
-        weight *= math.exp(temper * (chosen - top)) / total
+        total = sum(math.exp(sharp * (s - top)) for s in scores)
+        weight *= math.exp(sharp * (chosen - top)) / total
     return weight
 
 

@@ -36,6 +36,10 @@ Versions are strings, one sequence per level:
   the tips model inside the tree, the playouts finish the round beyond it
   (``HardOptions.block_tree``, ``tree_playout``, ``crowd_cost`` 4). Block
   duels, the draw game with a boneyard and the endgames decide as in "2".
+- hard "4": version 3 reading the partner's plays in pairs with a flatter
+  tips model than the opponents' (``HardOptions.partner_temper`` 0.2
+  against ``temper`` 0.5: the partner is hard, not a tips player). Only
+  pairs positions where the tree searches decide otherwise.
 
 Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
 are version "1"; a hard move is version "1" when its game was played before
@@ -48,11 +52,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "3"}
+SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "4"}
 
 # Every version this code runs, the current one last: an older one stays while recomputing
 # its moves costs no more than its options (``hard.VERSION_OPTIONS``).
-IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3")}
+IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3", "4")}
 
 # The versions a move recorded without one may have been chosen by, oldest first.
 UNVERSIONED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("1", "2")}

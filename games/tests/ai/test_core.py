@@ -253,6 +253,29 @@ def test_both_paths_value_every_play_alike_with_the_tree_for_three_and_four_seat
         assert finished >= trees * 9 // 10
 
 
+@pytest.mark.parametrize(("read_partner", "partner_temper"), [(True, 1.5), (True, 0.0), (False, None)])
+def test_both_paths_read_the_partner_alike(read_partner: bool, partner_temper: float | None,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.read_partner`` and ``partner_temper`` (issue 32's experiment): the
+    partner's plays read with a sharpness of their own, or not at all, on both paths alike;
+    and the values differ from the reading with the opponents' sharpness."""
+    views = [v for v in positions(60, "core-crowd") if v[0] == "arena-4-pairs" and _crowded(v[1])]
+    read = 0
+    for n, (label, view) in enumerate(views):
+        know = read_view(view)
+        if sum(know.counts) + know.boneyard <= HardOptions().endgame_tiles:
+            continue
+        options = HardOptions(budget_ms=0.05, read_partner=read_partner, partner_temper=partner_temper)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        assert _decide(view, options, n) == reference, (label, n)
+        partner = (know.me + 2) % 4
+        if any(c.seat == partner for c in know.choices):
+            read += _decide(view, HardOptions(budget_ms=0.05, partner_temper=None), n)[2] != reference[2]
+    assert read >= 10
+
+
 def test_same_action_compiled_or_not_at_a_real_budget_with_the_tree_in_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(rules_for("arena", players=4, teams=True), seed="core-real-crowd")
     views = []

@@ -95,6 +95,17 @@ def test_hard_3_decides_otherwise_only_where_three_or_four_seats_draw_nothing(pi
     assert changed["classic-block-3"] >= 3, changed
 
 
+def test_hard_4_decides_otherwise_only_where_the_tree_reads_a_partner(pins: dict) -> None:
+    """Version 4 reads the partner's plays with a flatter model: only pairs decide otherwise."""
+    three, four = pins["decisions"]["hard"]["3"], pins["decisions"]["hard"]["4"]
+    changed: dict[str, int] = {}
+    for a, b in zip(three, four, strict=True):
+        setup = pins["positions"][a["position"]]["label"].rsplit("-step", 1)[0]
+        changed[setup] = changed.get(setup, 0) + (a != b)
+    assert changed["arena-4-pairs"] >= 1, changed
+    assert sum(changed.values()) == changed["arena-4-pairs"], changed
+
+
 def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
     """A game played before version 3 still verifies: its moves are recomputed as the version
     recorded with them, where version 3 would play otherwise."""
@@ -108,9 +119,9 @@ def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
         assert (as_two.status, as_two.ran) == ("same", "2")
         wrong = recompute(view, by_v3, decision_record("hard", budget) | {"version": "2"}, seed=seed)
         assert (wrong.status, wrong.chosen) == ("differs", by_v2)
-        assert recompute(view, by_v3, decision_record("hard", budget), seed=seed).same
+        assert recompute(view, by_v3, decision_record("hard", budget) | {"version": "3"}, seed=seed).same
         assert choose_action(view, "hard", seed=seed, budget_ms=budget, version="2") == by_v2
-        assert choose_action(view, "hard", seed=seed, budget_ms=budget) == by_v3
+        assert choose_action(view, "hard", seed=seed, budget_ms=budget, version="3") == by_v3
 
 
 def test_a_version_this_code_does_not_run_cannot_be_asked_for() -> None:

@@ -364,14 +364,14 @@ def test_a_hard_move_recorded_without_a_version_is_recomputed_or_names_the_searc
 
 
 def test_hard_moves_of_both_versions_this_code_runs_are_recomputed_in_pairs() -> None:
-    """A pairs game of hard version 2 (before the tree with four seats) and one of version 3
-    both verify with --computer, each as its recorded version; a version-2 game recorded as 3
-    does not."""
+    """A pairs game of hard version 2 (before the tree with four seats), one of version 3 and
+    one of version 4 (the partner read with a flatter model) each verify with --computer, as
+    its recorded version; a version-2 game recorded as 3 does not."""
     from games.ai import SEARCH_VERSIONS
 
-    assert SEARCH_VERSIONS["hard"] == "3"
+    assert SEARCH_VERSIONS["hard"] == "4"
     rules = replace(rules_for("arena", players=4, teams=True), target=0)  # one round
-    for version in ("2", "3"):
+    for version in ("2", "3", "4"):
         data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="pairs-v")
         report = verify_replay(data, computer=True)
         assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) >= 5
