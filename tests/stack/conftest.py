@@ -25,9 +25,12 @@ from tests.support.stack import (
 # Short enough for a test, above the longest move of the tests (AI_MOVE_DELAY_MS).
 VISIBILITY_TIMEOUT_S = 10
 CORE_LOADED = "compiled core: loaded from numba's cache"
+# Seconds a process gets to load the compiled core: 10-20 s under CI's load (two test
+# passes side by side on two cores), once over 30 s.
+CORE_LOAD_TIMEOUT = 120
 
 
-def assert_core_loaded(stack: Stack, name: str, *, since: int = 0, timeout: float = 30) -> None:
+def assert_core_loaded(stack: Stack, name: str, *, since: int = 0, timeout: float = CORE_LOAD_TIMEOUT) -> None:
     """Process ``name`` loaded the computer players' compiled core from the install's
     build, compiling nothing (a worker before it is ready, a web process just after)."""
     deadline = time.monotonic() + timeout
