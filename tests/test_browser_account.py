@@ -35,7 +35,7 @@ def sign_up(page, base: str, username: str) -> None:
 def confirm_email(page, server, address: str) -> None:
     """Follow the confirmation link of the mail the site sent to ``address``
     (the console mail backend writes it to the server's log)."""
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while True:
         log = quopri.decodestring(server.log().encode()).decode(errors="replace")
         start = log.rfind(f"To: {address}")

@@ -229,7 +229,7 @@ async def test_a_worker_killed_mid_move_moves_once_after_restart(stack: Stack) -
         moved_at = time.monotonic()
         await client.wait_seq(sent_at + 1)
         received = re.compile(r"Task games\.tasks\.compute_ai_move\[([0-9a-f-]+)\] received")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not (match := received.search(stack.log("worker")[log_start:])):
             assert time.monotonic() < deadline, f"no task received after the move:\n{stack.logs()}"
             await asyncio.sleep(0.1)
