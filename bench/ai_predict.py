@@ -7,8 +7,9 @@ more when each seat's real play was likely under the tips model (``games.ai.mode
 a sharpness (``temper``), and inside its tree every other seat answers with the model's
 favourite. Both are only as good as the model is at predicting the players hard meets.
 This script plays games (``--player`` on the seats of one side, medium on the others),
-and at every choice of ``--player`` between two tiles or more, knowing the hand it
-really held, scores:
+and at every choice of ``--player`` (a level, or a reference player of
+``bench/ai_ceiling.py``) between two tiles or more, knowing the hand it really held,
+scores:
 
 - how often the tips model's favourite is the tile played (and the playouts' fast
   policy's, ``sim.playout``, and a player choosing at random);
@@ -34,8 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.ai import SETUPS  # noqa: E402
-from bench.ai_regret import options_with  # noqa: E402
-from games.ai import choose_action  # noqa: E402
+from bench.ai_ceiling import CHEATS, PLAYERS, act  # noqa: E402
 from games.ai.knowledge import public_voids, read_view, tile_index  # noqa: E402
 from games.ai.model import placement_scores  # noqa: E402
 from games.ai.sim import NO_END, NUM, OTHER_ROWS, make_policy  # noqa: E402
@@ -96,7 +96,7 @@ def play_game(job: tuple[str, int, str, float | None, list[str], tuple[float, ..
     setup, game, player, budget_ms, sets, tempers = job
     _label, preset, players, teams = next(s for s in SETUPS if s[0].startswith(setup))
     rules = dataclasses.replace(rules_for(preset, players=players, teams=teams), target=0)
-    options = options_with(sets) if sets else None
+    level = "|".join(["hard+", *sets]) if player == "hard" and sets else player
     state = new_game(rules, seed=f"predict-{game}")
     out: list[dict[str, Any]] = []
     step = 0
@@ -104,9 +104,7 @@ def play_game(job: tuple[str, int, str, float | None, list[str], tuple[float, ..
         seat = state.to_move
         view = view_for(state, seat)
         mine = seat % 2 == game % 2
-        level = player if mine else "medium"
-        action = choose_action(view, level, seed=step, budget_ms=budget_ms,
-                               options=options if mine and level == "hard" else None)
+        action = act(level if mine else "medium", state, seat, step, budget_ms)
         tile = getattr(action, "tile", None)
         if mine and tile is not None and len({getattr(a, "tile", None) for a in view.legal} - {None}) > 1:
             out.append(score_choice(view, tile_index(tile), tempers))
@@ -140,8 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--setup", default="pairs", choices=[s[0].split()[0].rstrip(",") for s in SETUPS],
                         help="setup of the games (default pairs)")
-    parser.add_argument("--player", default="hard", choices=("hard", "medium", "easy"),
-                        help="the player whose choices are predicted (default hard)")
+    parser.add_argument("--player", default="hard", choices=[p for p in PLAYERS if p not in CHEATS and p != "hard+"],
+                        help="the player whose choices are predicted (default hard; the reference "
+                             "players of bench/ai_ceiling.py too: heavy, frequent, mcts, ...)")
     parser.add_argument("--games", type=int, default=100, help="games (default 100)")
     parser.add_argument("--first", type=int, default=0, help="first game number (default 0)")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
