@@ -15,7 +15,11 @@ scores:
   policy's, ``sim.playout``, and a player choosing at random);
 - the mean log-likelihood of the tile played under the tips model at each sharpness of
   ``--tempers`` (0: every tile alike), so the sharpness that fits the player best is the
-  one with the highest mean: the reading a perfect search of the deals would want.
+  one with the highest mean: the reading a perfect search of the deals would want;
+- the same for a player who follows the tips at hard's sharpness (``--tremble-temper``)
+  but picks a tile at random with probability ``--trembles`` (each ``λ``: the probability
+  of the tile played is (1 - λ) · tips + λ / tiles), a reading that admits players who
+  are not tips players without giving up on those who are.
 
 The tile, not the end, is scored (the reading scores tiles). ``--set name=value`` changes
 hard's options (``HardOptions`` fields) for the player measured.
@@ -42,6 +46,7 @@ from games.ai.sim import NO_END, NUM, OTHER_ROWS, make_policy  # noqa: E402
 from games.engine import apply_action, new_game, rules_for, view_for  # noqa: E402
 
 TEMPERS = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0)
+TREMBLES = (0.0, 0.05, 0.1, 0.2, 0.4)
 FAST_POLICY = make_policy(1, 6, 2)  # sim.playout's default (HardOptions.playout_policy)
 
 
@@ -65,9 +70,11 @@ def fast_choice(hand: int, options: int, left: int, right: int) -> int:
     return tile
 
 
-def score_choice(view: Any, played: int, tempers: tuple[float, ...]) -> dict[str, Any]:
-    """One choice: whether each predictor's favourite is ``played`` and the log-likelihood
-    of ``played`` under the tips model at each of ``tempers``."""
+def score_choice(view: Any, played: int, tempers: tuple[float, ...],
+                 trembles: tuple[tuple[float, float], ...] = ()) -> dict[str, Any]:
+    """One choice: whether each predictor's favourite is ``played``, the log-likelihood of
+    ``played`` under the tips model at each of ``tempers``, and under each (sharpness,
+    tremble) of ``trembles``."""
     know = read_view(view)
     options = 0
     for action in view.legal:
@@ -82,18 +89,27 @@ def score_choice(view: Any, played: int, tempers: tuple[float, ...]) -> dict[str
     for temper in tempers:
         total = sum(math.exp(temper * (s - top)) for s in scores.values())
         logs.append(temper * (scores[played] - top) - math.log(total))
+    mixed = []
+    for temper, tremble in trembles:
+        total = sum(math.exp(temper * (s - top)) for s in scores.values())
+        tips = math.exp(temper * (scores[played] - top)) / total
+        mixed.append(math.log((1 - tremble) * tips + tremble / len(scores)))
     return {
         "tips": favourite == played,
         "fast": fast_choice(know.hand, options, know.left, know.right) == played,
         "random": 1.0 / len(scores),
         "log": logs,
+        "mixed": mixed,
     }
 
 
-def play_game(job: tuple[str, int, str, float | None, list[str], tuple[float, ...]]) -> list[dict[str, Any]]:
+Job = tuple[str, int, str, float | None, list[str], tuple[float, ...], tuple[tuple[float, float], ...]]
+
+
+def play_game(job: Job) -> list[dict[str, Any]]:
     """The choices of ``player`` in one game of ``setup`` (seed ``predict-<game>``; the
     player's side alternates with the game's number)."""
-    setup, game, player, budget_ms, sets, tempers = job
+    setup, game, player, budget_ms, sets, tempers, trembles = job
     _label, preset, players, teams = next(s for s in SETUPS if s[0].startswith(setup))
     rules = dataclasses.replace(rules_for(preset, players=players, teams=teams), target=0)
     level = "|".join(["hard+", *sets]) if player == "hard" and sets else player
@@ -107,13 +123,20 @@ def play_game(job: tuple[str, int, str, float | None, list[str], tuple[float, ..
         action = act(level if mine else "medium", state, seat, step, budget_ms)
         tile = getattr(action, "tile", None)
         if mine and tile is not None and len({getattr(a, "tile", None) for a in view.legal} - {None}) > 1:
-            out.append(score_choice(view, tile_index(tile), tempers))
+            out.append(score_choice(view, tile_index(tile), tempers, trembles))
         state = apply_action(state, action)
         step += 1
     return out
 
 
-def summary(choices: list[dict[str, Any]], tempers: tuple[float, ...]) -> list[str]:
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    mean = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, len(xs) - 1))
+    return mean, 1.96 * sd / math.sqrt(len(xs))
+
+
+def summary(choices: list[dict[str, Any]], tempers: tuple[float, ...],
+            trembles: tuple[tuple[float, float], ...] = ()) -> list[str]:
     n = len(choices)
     lines = [f"{n} choices between two tiles or more"]
     for name in ("tips", "fast"):
@@ -124,13 +147,16 @@ def summary(choices: list[dict[str, Any]], tempers: tuple[float, ...]) -> list[s
     lines.append("  mean log-likelihood of the tile played under the tips model:")
     means = []
     for k, temper in enumerate(tempers):
-        xs = [c["log"][k] for c in choices]
-        mean = sum(xs) / n
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / max(1, n - 1))
+        mean, ci = _mean_ci([c["log"][k] for c in choices])
         means.append(mean)
-        lines.append(f"    temper {temper:<4} {mean:+.4f} ± {1.96 * sd / math.sqrt(n):.4f}")
+        lines.append(f"    temper {temper:<4} {mean:+.4f} ± {ci:.4f}")
     best = tempers[max(range(len(tempers)), key=means.__getitem__)]
     lines.append(f"  best fitting temper of those: {best}")
+    if trembles:
+        lines.append(f"  the same, the tips at temper {trembles[0][0]} with a tile at random with probability λ:")
+        for k, (_temper, tremble) in enumerate(trembles):
+            mean, ci = _mean_ci([c["mixed"][k] for c in choices])
+            lines.append(f"    λ {tremble:<4} {mean:+.4f} ± {ci:.4f}")
     return lines
 
 
@@ -148,11 +174,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="an option of hard (a HardOptions field; repeatable)")
     parser.add_argument("--tempers", type=float, nargs="+", default=list(TEMPERS),
                         help="sharpnesses of the tips model to score")
+    parser.add_argument("--trembles", type=float, nargs="+", default=list(TREMBLES),
+                        help="probabilities of a tile at random beside the tips to score")
+    parser.add_argument("--tremble-temper", type=float, default=0.5,
+                        help="the tips' sharpness beside the trembles (default 0.5, hard's)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     args = parser.parse_args(argv)
     tempers = tuple(args.tempers)
-    jobs = [(args.setup, g, args.player, args.budget_ms, args.set, tempers)
-            for g in range(args.first, args.first + args.games)]
+    trembles = tuple((args.tremble_temper, t) for t in args.trembles)
+    jobs: list[Job] = [(args.setup, g, args.player, args.budget_ms, args.set, tempers, trembles)
+                       for g in range(args.first, args.first + args.games)]
     with multiprocessing.Pool(max(1, args.jobs)) as pool:
         choices = [c for game in pool.map(play_game, jobs) for c in game]
     sets = f" with {', '.join(args.set)}" if args.set else ""
@@ -161,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     if not choices:
         print("no choice between two tiles or more")
         return 0
-    for line in summary(choices, tempers):
+    for line in summary(choices, tempers, trembles):
         print(line)
     return 0
 
