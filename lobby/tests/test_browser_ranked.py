@@ -37,8 +37,9 @@ def queue_both_and_meet(pages, base: str) -> str:
 
 
 def over_at_the_deal(page) -> bool:
-    """Whether the table's game, once drawn, is already over."""
-    page.wait_for_selector("#line [data-line-tile]", state="attached", timeout=15_000)
+    """Whether the table's game, once drawn, is already over (the table's socket
+    brings the first state: 30 s for a loaded machine)."""
+    page.wait_for_selector("#line [data-line-tile]", state="attached", timeout=30_000)
     return page.locator("[data-game-over]").count() > 0
 
 
@@ -97,13 +98,15 @@ def test_sign_up_queue_match_play_rate_replay_and_watch(new_context, site_server
             time.sleep(0.1)
     else:
         raise AssertionError("the ranked game did not end")
-    watcher.wait_for_selector("[data-game-over]", timeout=15_000)
+    # The watcher's socket may bring the end after the players' (a loaded machine).
+    watcher.wait_for_selector("[data-game-over]", timeout=30_000)
     assert watcher.locator("#hand [data-tile]").count() == 0
     assert watcher.locator("[data-back-to-queue], [data-rematch]").count() == 0
 
-    # The panel shows each player's new rating and its change (the ratings frame).
+    # The panel shows each player's new rating and its change (the ratings frame,
+    # sent once the game is rated after its end: 60 s for a loaded machine).
     for page in pages:
-        page.wait_for_selector("[data-rating-change] [data-rating-delta]", timeout=15_000)
+        page.wait_for_selector("[data-rating-change] [data-rating-delta]", timeout=60_000)
         mine = page.locator("[data-rating-change] li.is-me")
         assert mine.count() == 1
         assert re.search(r"\d{3,4}\?? \((\+|\u2212)\d+\)|\d{3,4}\?? \(\u00b10\)", mine.inner_text()), mine.inner_text()

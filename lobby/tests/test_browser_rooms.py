@@ -99,8 +99,9 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
     second.on("request", lambda request: polled.append(request.url) if "/status/" in request.url else None)
     second.click(f'[data-join="{table_id}"]')
     for page in pages:
-        # The waiting page (/rooms/table/<id>/) sends the first to the table page too.
-        page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/{table_id}/$"), timeout=15_000)
+        # The waiting page (/rooms/table/<id>/) sends the first to the table page too
+        # (its poll sees the game start; 45 s for a loaded machine, as the ranked queue).
+        page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/{table_id}/$"), timeout=45_000)
     first.route(f"**/rooms/table/{table_id}/status/", lambda route: route.abort())
     polled.clear()  # the waiting page polls the status too
 
@@ -114,9 +115,10 @@ def test_two_members_play_a_room_game_and_are_paid_as_the_table_says(new_context
     else:
         raise AssertionError("the room game did not end")
 
-    # The table page's room panel shows what the game paid each seat.
+    # The table page's room panel shows what the game paid each seat (the second's
+    # only after its fallback's first 5 s and its polls: 60 s for a loaded machine).
     for page in pages:
-        page.wait_for_selector("[data-room-facts][data-settled]", state="attached", timeout=15_000)
+        page.wait_for_selector("[data-room-facts][data-settled]", state="attached", timeout=60_000)
         shown = sorted(
             int(page.locator(f'[data-room-seat="{seat}"]').get_attribute("data-net")) for seat in (0, 1)
         )
@@ -159,8 +161,9 @@ def test_two_members_meet_through_a_rooms_queue(new_context, site_server) -> Non
     pages[0].click('[data-queue="duel-draw"]')
     pages[0].wait_for_function("document.querySelector('[data-room-page]').dataset.state === 'searching'")
     pages[1].click('[data-queue="duel-draw"]')
+    # A guard, not a timing: the matcher pairs them (15 s ran out once for the ranked queue).
     for page in pages:
-        page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/\d+/$"), timeout=15_000)
+        page.wait_for_url(re.compile(rf"^{re.escape(base)}/table/\d+/$"), timeout=45_000)
     assert pages[0].url == pages[1].url
     # Both stakes are held: the table page's body says so.
     for page in pages:
