@@ -276,6 +276,26 @@ def test_both_paths_read_the_partner_alike(read_partner: bool, partner_temper: f
     assert read >= 10
 
 
+@pytest.mark.parametrize("setup", ["arena-4-pairs", "duel-block-2"])
+def test_both_paths_read_a_tremble_alike(setup: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.tremble`` (issue 32's experiment): the other seats' plays read as the
+    tips' or a tile at random, on both paths alike; and the values move with it."""
+    views = [v for v in positions(60, "core-crowd" if setup.startswith("arena") else "core-agree")
+             if v[0] == setup]
+    read = 0
+    for n, (label, view) in enumerate(views):
+        know = read_view(view)
+        if sum(know.counts) + know.boneyard <= HardOptions().endgame_tiles or not know.choices:
+            continue
+        options = HardOptions(budget_ms=0.05, tremble=0.3)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        assert _decide(view, options, n) == reference, (label, n)
+        read += _decide(view, HardOptions(budget_ms=0.05), n)[0] != reference[0]
+    assert read >= 10
+
+
 def test_same_action_compiled_or_not_at_a_real_budget_with_the_tree_in_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(rules_for("arena", players=4, teams=True), seed="core-real-crowd")
     views = []
