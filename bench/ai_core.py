@@ -63,21 +63,23 @@ def positions(preset: str, players: int, teams: bool, count: int) -> list[Player
     return out
 
 
-def measure(views: list[PlayerView], options: HardOptions, path: str) -> tuple[float, int, int]:
-    """(CPU seconds, deals, playouts) of hard's search over the positions on one path."""
-    os.environ[core.ENV] = path
-    player = HardPlayer(options=options)
-    cpu = 0.0
-    deals = playouts = 0
+def searches(player: HardPlayer, views: list[PlayerView]) -> list[tuple[float, int, int]]:
+    """(CPU seconds, deals, playouts) of ``player``'s search of each position (seed: its index)."""
+    out = []
     for n, view in enumerate(views):
         know = read_view(view)
         cands = candidates(list(view.legal), know)
         start = time.process_time()
         player.evaluate(know, cands, Random(n))
-        cpu += time.process_time() - start
-        deals += player.stats.deals
-        playouts += player.stats.playouts
-    return cpu, deals, playouts
+        out.append((time.process_time() - start, player.stats.deals, player.stats.playouts))
+    return out
+
+
+def measure(views: list[PlayerView], options: HardOptions, path: str) -> tuple[float, int, int]:
+    """(CPU seconds, deals, playouts) of hard's search over the positions on one path, in all."""
+    os.environ[core.ENV] = path
+    rows = searches(HardPlayer(options=options), views)
+    return sum(r[0] for r in rows), sum(r[1] for r in rows), sum(r[2] for r in rows)
 
 
 def first_decision(env: dict[str, str]) -> str:
@@ -114,15 +116,21 @@ def pct(values: list[float], p: float) -> float:
 
 def decisions(player: HardPlayer, views: list[PlayerView]) -> tuple[list[float], list[int]]:
     """The CPU seconds and the deals of ``player``'s search of each position, each list sorted."""
-    cpu: list[float] = []
-    deals: list[int] = []
+    rows = searches(player, views)
+    return sorted(r[0] for r in rows), sorted(r[1] for r in rows)
+
+
+def hint_cpu(views: list[PlayerView], options: HardOptions) -> list[float]:
+    """The CPU seconds of a hint's analysis (``games.coach.analysis.analyse`` at the site's
+    defaults: 150 ms, at least 200 deals) of each position with ``options``, sorted."""
+    from games.coach import analysis
+
+    cpu = []
     for n, view in enumerate(views):
-        know = read_view(view)
         start = time.process_time()
-        player.evaluate(know, candidates(list(view.legal), know), Random(n))
+        analysis.analyse(view, seed=n, budget_ms=150, deals=200, options=options)
         cpu.append(time.process_time() - start)
-        deals.append(player.stats.deals)
-    return sorted(cpu), sorted(deals)
+    return sorted(cpu)
 
 
 def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) -> None:
@@ -147,10 +155,10 @@ def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) ->
         cpu, deals, _playouts = measure(views, replace(options, min_deals=fixed_deals, max_deals=fixed_deals), "1")
         per_deal = cpu / max(1, deals) * 1e6
         decision_cpu, decision_deals = decisions(HardPlayer(options=options), views)
-        hint_cpu, _deals = decisions(HardPlayer(options=replace(options, budget_ms=150, min_deals=200)), hints)
+        hints_cpu = hint_cpu(hints, options)
         print(f"{version:8} {per_deal:8.1f} {decision_deals[len(decision_deals) // 2]:>25,} "
               f"{pct(decision_cpu, 0.5):9.0f}ms {decision_cpu[-1] * 1000:5.0f}ms "
-              f"{pct(hint_cpu, 0.5):7.0f}ms {pct(hint_cpu, 0.99):4.0f}ms {hint_cpu[-1] * 1000:4.0f}ms", flush=True)
+              f"{pct(hints_cpu, 0.5):7.0f}ms {pct(hints_cpu, 0.99):4.0f}ms {hints_cpu[-1] * 1000:4.0f}ms", flush=True)
     print(f"(load {os.getloadavg()[0]:.1f}; CPU time of this process, so the load slows the run, not the figures much)")
 
 

@@ -435,10 +435,11 @@ def placement_scores(seat: int, hand: int, options: int, left: int, right: int, 
 
 
 @jit
-def choices_likelihood(ch: Arr, ch_voids: Arr, held: Arr, tempers: Arr,
+def choices_likelihood(ch: Arr, ch_voids: Arr, held: Arr, tempers: Arr, trembles: Arr,
                        lib: Arr, base_score: Arr, wf: Arr, so: Arr, sb: Arr, sf: Arr,
                        out_s: Arr, out_t: Arr, out_l: Arr, debruijn: Arr, numc: Arr) -> float:
-    """``model.choices_likelihood`` (``tempers``: the model's sharpness per seat)."""
+    """``model.choices_likelihood`` (``tempers``, ``trembles``: the model's sharpness and the
+    probability of a tile at random, per seat)."""
     weight = 1.0
     for c in range(ch.shape[0]):
         temper = tempers[ch[c, 0]]
@@ -458,7 +459,8 @@ def choices_likelihood(ch: Arr, ch_voids: Arr, held: Arr, tempers: Arr,
         total = 0.0
         for k in range(n):
             total += math.exp(temper * (out_s[k] - top))
-        weight *= math.exp(temper * (chosen - top)) / total
+        odd = trembles[ch[c, 0]]
+        weight *= (1.0 - odd) * math.exp(temper * (chosen - top)) / total + odd / n
     return weight
 
 
@@ -1028,7 +1030,8 @@ def _grow_f(a: Arr, size: int) -> Arr:
 
 @jit
 def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, constrained: bool, swaps: int,
-                  me: int, hand: int, held: Arr, ch: Arr, ch_voids: Arr, tempers: Arr, voids0: Arr,
+                  me: int, hand: int, held: Arr, ch: Arr, ch_voids: Arr, tempers: Arr, trembles: Arr,
+                  voids0: Arr,
                   cand: Arr, k_board: int, tab: Arr, ut: Arr, scores: Arr, scale: float,
                   use_tree: bool, track: bool, explore: float, costs: Arr, limits: Arr,
                   finish: bool, eps: float, pol_base: Arr, pol_expose: int,
@@ -1095,7 +1098,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             w = 1.0
         else:
             held_before(tile, place, tier_of, held)
-            w = choices_likelihood(ch, ch_voids, held, tempers, lib, base_score, wf, so, sb, sf,
+            w = choices_likelihood(ch, ch_voids, held, tempers, trembles, lib, base_score, wf, so, sb, sf,
                                    out_s, out_t, out_l, debruijn, numc)
         deals += 1
         weights += w

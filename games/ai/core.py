@@ -32,7 +32,7 @@ from functools import lru_cache
 from random import Random
 from typing import TYPE_CHECKING, Any
 
-from .sim import N_TILES, NUM, OTHER_ROWS, PIPS, TILES
+from .sim import N_TILES, NUM, OTHER_ROWS, PIPS, TILES, per_seat
 
 if TYPE_CHECKING:
     from .base import Candidate
@@ -357,6 +357,7 @@ def evaluate_duel(
     dealer: Dealer,
     *,
     temper: float | Sequence[float],
+    tremble: float | Sequence[float] = 0.0,
     voids: tuple[int, ...],
     tree: bool,
     track_voids: bool,
@@ -382,7 +383,7 @@ def evaluate_duel(
     mt = model_tables(model_weights, know.table.players, know.table.teams)
     tile, place, forbid, tier_of, held = _dealer_arrays(dealer)
     players = know.table.players
-    tempers = [float(temper)] * players if isinstance(temper, (int, float)) else [float(t) for t in temper]
+    tempers = per_seat(temper, players)
     ch, ch_voids = _choices(know, True) if any(t > 0 for t in tempers) else _choices_empty(know)
     ut, scores = _utility_row(know, win_bonus, game_bonus)
     eps, policy = finish if finish is not None else (0.0, ([0] * N_TILES, 0))
@@ -390,7 +391,7 @@ def evaluate_duel(
     out = _call(
         k.evaluate_duel,
         st, tile, place, forbid, tier_of, dealer.constrained, dealer.swaps, know.me, know.hand, held, ch, ch_voids,
-        np.array(tempers, np.float64), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
+        np.array(tempers, np.float64), np.array(per_seat(tremble, players), np.float64), np.array(voids, np.int64), _candidates(cands), know.board, _table_row(know), ut, scores,
         float(scale), bool(tree), bool(track_voids), float(explore), np.array(costs, np.float64),
         np.array([limits[0], limits[1], int(limits[2])], np.int64),
         finish is not None, float(eps), np.array(policy[0], np.int64), int(policy[1]),

@@ -133,6 +133,14 @@ class HardOptions:
     # (None in "2" and "3").
     read_partner: bool = True
     partner_temper: float | None = 0.2
+    # With three or four seats (``block_tree``), the other seats' plays read as the tips
+    # model's at their sharpness or, with this probability, a tile at random (every tile that
+    # fitted alike): a deal where a seat's play looks odd to the model keeps at least
+    # tremble / tiles of its weight for that play. For players who are not tips players (a
+    # searching program, a person, hard itself); 0 reads every seat as a tips player. Block
+    # duels read as before. Issue 32's experiment (docs/ai.md, "What the model predicts, and
+    # a reading that trembles").
+    tremble: float = 0.0
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -440,6 +448,7 @@ class HardPlayer:
             elif opts.partner_temper is not None and opts.temper > 0:
                 temper = [opts.temper] * table.players
                 temper[partner] = opts.partner_temper
+        tremble = opts.tremble if table.players > 2 else 0.0
         utility = make_utility(know, opts)
         scale = utility_scale(know, opts)
         me = know.me
@@ -460,7 +469,7 @@ class HardPlayer:
         finish = opts.tree_playout and opts.duel_tree and table.players > 2
         policy = make_policy(*opts.playout_policy) if finish else None
         compiled = core.evaluate_duel(
-            know, cands, rng, dealer, temper=temper, voids=voids, tree=opts.duel_tree,
+            know, cands, rng, dealer, temper=temper, tremble=tremble, voids=voids, tree=opts.duel_tree,
             track_voids=opts.track_voids, explore=opts.explore, scale=scale, model_weights=model.weights(),
             costs=(budget, opts.setup_us * opts.speed, deal_us, tree_us, rollout_us, model_us, opts.playout_us,
                    opts.turn_us),
@@ -484,7 +493,7 @@ class HardPlayer:
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
             hands, _bone = dealer.deal()
             spent += deal_us
-            w = choices_likelihood(table, choices, dealer.held_before(), temper) if choices else 1.0
+            w = choices_likelihood(table, choices, dealer.held_before(), temper, tremble) if choices else 1.0
             deals += 1
             weights += w
             # The deal's playouts share their random numbers (``finish``), as in ``evaluate``.

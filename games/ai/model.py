@@ -32,6 +32,7 @@ from .sim import (
     TILES,
     Table,
     distinct_numbers,
+    per_seat,
     play_tile,
     round_result,
 )
@@ -146,11 +147,15 @@ def model_play(
 
 
 def choices_likelihood(
-    table: Table, choices: list[Choice], held: list[list[int]], temper: float | Sequence[float]
+    table: Table, choices: list[Choice], held: list[list[int]], temper: float | Sequence[float],
+    tremble: float | Sequence[float] = 0.0,
 ) -> float:
     """Likelihood of the other seats' observed plays in one deal (``held[seat][tiers]``: see ``Dealer``);
-    ``temper`` the model's sharpness, one for every seat or one per seat."""
-    tempers = [float(temper)] * table.players if isinstance(temper, (int, float)) else list(temper)
+    ``temper`` the model's sharpness, one for every seat or one per seat; ``tremble`` (the same)
+    the probability that a seat lays a tile at random instead (each of its tiles that fit then
+    alike): a play is (1 - tremble) times the model's probability plus tremble / tiles."""
+    tempers = per_seat(temper, table.players)
+    trembles = per_seat(tremble, table.players)
     weight = 1.0
     for c in choices:
         sharp = tempers[c.seat]
@@ -166,8 +171,10 @@ def choices_likelihood(
                 chosen = s
         top = max(scores)
         total = sum(math.exp(sharp * (s - top)) for s in scores)
-        weight *= math.exp(sharp * (chosen - top)) / total
+        odd = trembles[c.seat]
+        weight *= (1.0 - odd) * math.exp(sharp * (chosen - top)) / total + odd / len(scores)
     return weight
+
 
 
 def model_move(

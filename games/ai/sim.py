@@ -15,6 +15,7 @@ tiles are all on the table); the lightest hand wins a blocked round, ties per
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
 
@@ -279,6 +280,12 @@ def make_policy(pips: int, double: int, expose: int) -> tuple[list[int], int]:
 
 
 _POLICY = make_policy(1, 6, 2)
+
+
+def per_seat(value: float | Sequence[float], players: int) -> list[float]:
+    """One number for every seat, or one per seat, as a list of one per seat (the model's
+    sharpness and tremble, ``model.choices_likelihood``)."""
+    return [float(value)] * players if isinstance(value, (int, float)) else [float(v) for v in value]
 
 
 def play_tile(left: int, right: int, tile: int, on_left: bool) -> tuple[int, int]:

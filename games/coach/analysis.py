@@ -12,10 +12,14 @@ the move played. Plain Python.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
+from typing import TYPE_CHECKING
 
 from games.engine import Action, Play, PlayerView, Tile
+
+if TYPE_CHECKING:
+    from games.ai import HardOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +94,13 @@ def canonical(view: PlayerView, action: Action) -> Action:
     return next((play for play in distinct_plays(view) if _same_position_key(view, play) == key), action)
 
 
-def analyse(view: PlayerView, *, seed: int, budget_ms: float, deals: int) -> Analysis:
+def analyse(view: PlayerView, *, seed: int, budget_ms: float, deals: int, options: HardOptions | None = None
+            ) -> Analysis:
     """The hard level's choice for ``view`` and the expected points (and wins) of each
     distinct play, from one search: the search of ``choose_action(view, "hard",
-    seed=seed, budget_ms=budget_ms)``, dealing at least ``deals`` deals."""
+    seed=seed, budget_ms=budget_ms)``, dealing at least ``deals`` deals. ``options``: hard's
+    options to search with (default: the current version's, as the site's hints and reviews;
+    ``bench/ai_core.py --versions`` times every version's)."""
     from games.ai import HardOptions, HardPlayer
     from games.ai.base import candidates
     from games.ai.hard import best_of
@@ -108,16 +115,17 @@ def analyse(view: PlayerView, *, seed: int, budget_ms: float, deals: int) -> Ana
     if len(legal) == 1 or len(cands) < 2:
         best = canonical(view, cands[0].action if cands else legal[0])
         return Analysis(best, tuple(Option(play, 0.0) for play in plays), 0)
-    player = HardPlayer(options=HardOptions(budget_ms=budget_ms, min_deals=max(8, deals)))
+    base = options if options is not None else HardOptions()
+    player = HardPlayer(options=replace(base, budget_ms=budget_ms, min_deals=max(8, deals)))
     values = player.evaluate(know, cands, Random(seed))
     best = canonical(view, cands[best_of(know, cands, values)].action)
     stats = player.stats
     found = {play_key(canonical(view, c.action)): k for k, c in enumerate(cands)}
-    options = []
+    valued = []
     for play in plays:
         k = found[play_key(play)]
-        options.append(Option(play, round(stats.points[k], 2), round(stats.wins[k], 3)))
+        valued.append(Option(play, round(stats.points[k], 2), round(stats.wins[k], 3)))
     # The choice first, then the others as hard ranks them.
     rank = {play_key(canonical(view, c.action)): values[k] for k, c in enumerate(cands)}
-    options.sort(key=lambda option: (play_key(option.action) != play_key(best), -rank[play_key(option.action)]))
-    return Analysis(best, tuple(options), stats.deals)
+    valued.sort(key=lambda option: (play_key(option.action) != play_key(best), -rank[play_key(option.action)]))
+    return Analysis(best, tuple(valued), stats.deals)

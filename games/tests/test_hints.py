@@ -149,3 +149,34 @@ def review_points(points: float) -> str:
     from games.coach import wording
 
     return wording.points_text(points)
+
+
+def test_an_analysis_searches_with_the_options_it_is_given() -> None:
+    """``analyse(..., options=)`` searches as those options (``bench/ai_core.py --versions``
+    times each version's hint); without them, as the current version."""
+    from dataclasses import replace
+    from random import Random
+
+    from games.ai import HardPlayer
+    from games.ai.base import candidates
+    from games.ai.hard import VERSION_OPTIONS
+    from games.ai.knowledge import read_view
+    from games.coach import analysis
+    from games.engine import rules_for
+
+    state = new_game(rules_for("arena", players=4, teams=True), seed="analysis-options")
+    differ = 0
+    step = 0
+    while not state.round_over:
+        view = view_for(state, state.to_move)
+        if len(analysis.distinct_plays(view)) > 1:
+            old = analysis.analyse(view, seed=step, budget_ms=20, deals=60, options=VERSION_OPTIONS["2"])
+            know = read_view(view)
+            player = HardPlayer(options=replace(VERSION_OPTIONS["2"], budget_ms=20, min_deals=60))
+            player.evaluate(know, candidates(list(view.legal), know), Random(step))
+            assert old.deals == player.stats.deals
+            current = analysis.analyse(view, seed=step, budget_ms=20, deals=60)
+            differ += current.options != old.options
+        state = apply_action(state, legal_actions(state)[0])
+        step += 1
+    assert differ >= 1

@@ -276,6 +276,32 @@ def test_both_paths_read_the_partner_alike(read_partner: bool, partner_temper: f
     assert read >= 10
 
 
+@pytest.mark.parametrize("setup", ["arena-4-pairs", "classic-block-3"])
+def test_both_paths_read_a_tremble_alike(setup: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.tremble`` (issue 32): with three or four seats the other seats' plays
+    read as the tips' or a tile at random, on both paths alike; and the values move with it."""
+    views = [v for v in positions(60, "core-crowd") if v[0] == setup and _crowded(v[1])]
+    read = 0
+    for n, (label, view) in enumerate(views):
+        know = read_view(view)
+        if sum(know.counts) + know.boneyard <= HardOptions().endgame_tiles or not know.choices:
+            continue
+        options = HardOptions(budget_ms=0.05, tremble=0.3)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        assert _decide(view, options, n) == reference, (label, n)
+        read += _decide(view, HardOptions(budget_ms=0.05), n)[0] != reference[0]
+    assert read >= 10
+
+
+def test_a_tremble_leaves_block_duels_alone() -> None:
+    views = [v for v in positions(30, "core-agree") if v[0] == "duel-block-2"][:40]
+    assert len(views) >= 20
+    for n, (_label, view) in enumerate(views):
+        assert _decide(view, HardOptions(budget_ms=0.05, tremble=0.5), n) == _decide(view, HardOptions(budget_ms=0.05), n)
+
+
 def test_same_action_compiled_or_not_at_a_real_budget_with_the_tree_in_pairs(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(rules_for("arena", players=4, teams=True), seed="core-real-crowd")
     views = []
