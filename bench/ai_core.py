@@ -91,19 +91,10 @@ def first_decision(env: dict[str, str]) -> str:
 def hint_times(count: int) -> None:
     """A hint's analysis (``games.coach.analysis.analyse`` at the site's defaults: 150 ms, at least
     200 deals) over positions of every setup, with the compiled core."""
-    from games.coach import analysis
-
     os.environ[core.ENV] = "1"
-    wall: list[float] = []
-    cpu: list[float] = []
-    for _label, preset, players, teams in SETUPS:
-        for n, view in enumerate(positions(preset, players, teams, count)):
-            start, start_cpu = time.perf_counter(), time.process_time()
-            analysis.analyse(view, seed=n, budget_ms=150, deals=200)
-            wall.append(time.perf_counter() - start)
-            cpu.append(time.process_time() - start_cpu)
-    wall.sort()
-    cpu.sort()
+    timed = [t for _label, preset, players, teams in SETUPS for t in time_hints(positions(preset, players, teams, count))]
+    wall = sorted(t[0] for t in timed)
+    cpu = sorted(t[1] for t in timed)
     print(f"\na hint's analysis (150 ms, 200 deals at least), {len(cpu)} positions, compiled core: "
           f"CPU p50 {pct(cpu, 0.5):.0f} ms, p99 {pct(cpu, 0.99):.0f} ms, max {cpu[-1] * 1000:.0f} ms; "
           f"wall p50 {pct(wall, 0.5):.0f} ms, p99 {pct(wall, 0.99):.0f} ms (load {os.getloadavg()[0]:.1f})")
@@ -120,17 +111,18 @@ def decisions(player: HardPlayer, views: list[PlayerView]) -> tuple[list[float],
     return sorted(r[0] for r in rows), sorted(r[1] for r in rows)
 
 
-def hint_cpu(views: list[PlayerView], options: HardOptions) -> list[float]:
-    """The CPU seconds of a hint's analysis (``games.coach.analysis.analyse`` at the site's
-    defaults: 150 ms, at least 200 deals) of each position with ``options``, sorted."""
+def time_hints(views: list[PlayerView], options: HardOptions | None = None) -> list[tuple[float, float]]:
+    """(wall, CPU) seconds of a hint's analysis (``games.coach.analysis.analyse`` at the site's
+    defaults: 150 ms, at least 200 deals) of each position, with ``options`` (None: the current
+    version's)."""
     from games.coach import analysis
 
-    cpu = []
+    out = []
     for n, view in enumerate(views):
-        start = time.process_time()
+        start, start_cpu = time.perf_counter(), time.process_time()
         analysis.analyse(view, seed=n, budget_ms=150, deals=200, options=options)
-        cpu.append(time.process_time() - start)
-    return sorted(cpu)
+        out.append((time.perf_counter() - start, time.process_time() - start_cpu))
+    return out
 
 
 def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) -> None:
@@ -145,17 +137,17 @@ def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) ->
     os.environ[core.ENV] = "1"
     pool = positions("arena", 4, True, cost_positions * 8)
     views = [view for view in pool if sum(view.hand_counts) > 10][:cost_positions]
-    hints = positions("arena", 4, True, hint_positions)
+    hint_views = positions("arena", 4, True, hint_positions)
     measure(views[:1], VERSION_OPTIONS[max(VERSION_OPTIONS)], "1")  # load the compiled functions first
     print(f"hard's versions in pairs, compiled: {len(views)} positions with more than 10 tiles in the hands, "
-          f"{len(hints)} hint positions")
+          f"{len(hint_views)} hint positions")
     print(f"{'version':8} {'us/deal':>8} {'deals at budget (median)':>25} {'CPU median':>11} {'max':>7} "
           f"{'hint p50':>9} {'p99':>6} {'max':>6}")
     for version, options in sorted(VERSION_OPTIONS.items()):
         cpu, deals, _playouts = measure(views, replace(options, min_deals=fixed_deals, max_deals=fixed_deals), "1")
         per_deal = cpu / max(1, deals) * 1e6
         decision_cpu, decision_deals = decisions(HardPlayer(options=options), views)
-        hints_cpu = hint_cpu(hints, options)
+        hints_cpu = sorted(cpu for _wall, cpu in time_hints(hint_views, options))
         print(f"{version:8} {per_deal:8.1f} {decision_deals[len(decision_deals) // 2]:>25,} "
               f"{pct(decision_cpu, 0.5):9.0f}ms {decision_cpu[-1] * 1000:5.0f}ms "
               f"{pct(hints_cpu, 0.5):7.0f}ms {pct(hints_cpu, 0.99):4.0f}ms {hints_cpu[-1] * 1000:4.0f}ms", flush=True)

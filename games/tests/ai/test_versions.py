@@ -81,15 +81,19 @@ def test_the_search_before_the_compiled_core_decided_otherwise(pins: dict) -> No
     assert sum(a["action"] != b["action"] for a, b in zip(old, new, strict=True)) >= 3
 
 
+def changed_by_setup(pins: dict, old: str, new: str) -> dict[str, int]:
+    """How many of hard's pinned decisions differ between versions ``old`` and ``new``, by setup."""
+    changed: dict[str, int] = {}
+    for a, b in zip(pins["decisions"]["hard"][old], pins["decisions"]["hard"][new], strict=True):
+        setup = pins["positions"][a["position"]]["label"].rsplit("-step", 1)[0]
+        changed[setup] = changed.get(setup, 0) + (a != b)
+    return changed
+
+
 def test_hard_3_decides_otherwise_only_where_three_or_four_seats_draw_nothing(pins: dict) -> None:
     """Version 3 searches the tree with three and four seats (pairs, three and four alone, a
     draw game whose boneyard is empty): block duels and the draw game for two decide as in 2."""
-    two, three = pins["decisions"]["hard"]["2"], pins["decisions"]["hard"]["3"]
-    changed: dict[str, int] = {}
-    for a, b in zip(two, three, strict=True):
-        label = pins["positions"][a["position"]]["label"]
-        setup = label.rsplit("-step", 1)[0]
-        changed[setup] = changed.get(setup, 0) + (a != b)
+    changed = changed_by_setup(pins, "2", "3")
     assert changed["duel-block-2"] == changed["classic-draw-2"] == 0
     assert changed["arena-4-pairs"] >= 3, changed
     assert changed["classic-block-3"] >= 3, changed
@@ -97,11 +101,7 @@ def test_hard_3_decides_otherwise_only_where_three_or_four_seats_draw_nothing(pi
 
 def test_hard_4_decides_otherwise_only_where_the_tree_reads_a_partner(pins: dict) -> None:
     """Version 4 reads the partner's plays with a flatter model: only pairs decide otherwise."""
-    three, four = pins["decisions"]["hard"]["3"], pins["decisions"]["hard"]["4"]
-    changed: dict[str, int] = {}
-    for a, b in zip(three, four, strict=True):
-        setup = pins["positions"][a["position"]]["label"].rsplit("-step", 1)[0]
-        changed[setup] = changed.get(setup, 0) + (a != b)
+    changed = changed_by_setup(pins, "3", "4")
     assert changed["arena-4-pairs"] >= 1, changed
     assert sum(changed.values()) == changed["arena-4-pairs"], changed
 
