@@ -311,9 +311,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="opponent (default medium)")
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    parser.add_argument("--setup", default="duel-block", choices=("duel-block", "pairs", "classic-block", "quick"),
-                        help="duel-block (default), pairs (arena, four players in two pairs), classic-block "
-                             "(three players alone) or quick (four alone)")
+    parser.add_argument("--setup", default="duel-block",
+                        choices=("duel-block", "pairs", "classic-draw", "classic-block", "quick"),
+                        help="duel-block (default), pairs (arena, four players in two pairs), classic-draw "
+                             "(the draw game, two players), classic-block (three players alone) or quick (four alone)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an option of hard+ (a HardOptions field; repeatable)")
     parser.add_argument("--per-deal", type=Path, default=None, metavar="FILE",

@@ -36,6 +36,8 @@ MASK32 = 0xFFFFFFFF
 NO_END = 7
 NO_WINNER = -1
 PASS = -1
+# tree.OWN_DRAW
+OWN_DRAW = 1 << 28
 
 # ---------------------------------------------------------------- Mersenne Twister (CPython's)
 
@@ -1041,7 +1043,10 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     game (two, three or four seats): (totals per candidate, total weight, deals, descents).
     ``costs``: [budget, setup, deal, tree, rollout, model, playout, turn]; ``limits``: [min
     deals, max deals, single deal]; ``finish``: beyond the tree, ``playout`` (``eps``,
-    ``pol_base``, ``pol_expose``, the deal's numbers shared) instead of ``rollout``."""
+    ``pol_base``, ``pol_expose``, the deal's numbers shared) instead of ``rollout``. In the
+    draw game with a boneyard (``tree.descend``'s ``bone``: ``finish`` is then required) the
+    seats draw from the deal's boneyard and the keys carry the draws (``tree.reply_key``,
+    ``tree.draw_key``)."""
     nc = cand.shape[0]
     totals = np.zeros(nc)
     pts = np.zeros(nc)
@@ -1051,6 +1056,8 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     hands = np.zeros(n_players, np.int64)
     bone = np.zeros(32, np.int64)
     hs = np.zeros(n_players, np.int64)
+    bs = np.zeros(32, np.int64)
+    closed_board = tab[6] != 0
     voids = np.zeros(voids0.shape[0], np.int64)
     out_s = np.zeros(32)
     out_t = np.zeros(32, np.int64)
@@ -1082,7 +1089,6 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     playout_us = costs[6]
     turn_us = costs[7]
     stream = np.zeros(256)
-    no_bone = np.zeros(1, np.int64)
     min_deals = limits[0]
     max_deals = limits[1]
     single_deal = limits[2] != 0
@@ -1092,7 +1098,8 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
     descents = 0
     nxt = me + 1 if me + 1 < n_players else 0
     while deals < max_deals and (spent < budget or deals < min_deals):
-        deal(st, tile, place, forbid, constrained, swaps, me, hand, hands, bone)
+        nb = deal(st, tile, place, forbid, constrained, swaps, me, hand, hands, bone)
+        drawing = tab[5] != 0 and nb > 0
         spent += deal_us
         if ch.shape[0] == 0:
             w = 1.0
@@ -1116,6 +1123,9 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
             left = cand[k, 2]
             right = cand[k, 3]
             voids[:] = voids0
+            bs[:nb] = bone[:nb]
+            nbs = nb
+            closed = not drawing or closed_board
             turns = 0
             if not use_tree:
                 side, points, work = rollout(tab, hs, left, right, board, nxt, voids, track, lib, base_score,
@@ -1141,7 +1151,20 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                 ended = False
                 while seat != me:
                     h = hs[seat]
-                    m = h & ends_mask(left, right, lib)
+                    fit = ends_mask(left, right, lib)
+                    m = h & fit
+                    drew = 0
+                    if not m and drawing and nbs > 0:
+                        while nbs > 0:
+                            nbs -= 1
+                            t = bs[nbs]
+                            h |= 1 << t
+                            drew += 1
+                            if (fit >> t) & 1:
+                                m = 1 << t
+                                break
+                        hs[seat] = h
+                        closed = closed or nbs == 0
                     if m:
                         passes = 0
                         t, on_left, cost = model_move(seat, h, m, left, right, board, voids, lib, base_score, wf,
@@ -1155,7 +1178,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                             side, points = round_result(tab, hs, seat, pipc)
                             ended = True
                             break
-                        if left == right and board & lib[left] == lib[left]:
+                        if closed and left == right and board & lib[left] == lib[left]:
                             side, points = round_result(tab, hs, -1, pipc)
                             ended = True
                             break
@@ -1169,10 +1192,29 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                         if track:
                             add_void(voids, seat, left, right, lib)
                         reply = PASS
-                    key = key * 64 + reply + 1
+                    if drawing:
+                        key = key * 1024 + drew * 64 + reply + 1
+                    else:
+                        key = key * 64 + reply + 1
                     seat = seat + 1 if seat + 1 < n_players else 0
                 if ended:
                     break
+                if drawing:
+                    # tree.draw_key: the tiles the computer draws at its turn.
+                    h = hs[me]
+                    fit = ends_mask(left, right, lib)
+                    drawn_mask = 0
+                    if not h & fit and nbs > 0:
+                        while nbs > 0:
+                            nbs -= 1
+                            t = bs[nbs]
+                            h |= 1 << t
+                            drawn_mask |= 1 << t
+                            if (fit >> t) & 1:
+                                break
+                        hs[me] = h
+                        closed = closed or nbs == 0
+                    key = key * OWN_DRAW + drawn_mask
                 # replies.get(key)
                 node = -1
                 e = mv_child[parent]
@@ -1292,14 +1334,14 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                     if not h:
                         side, points = round_result(tab, hs, me, pipc)
                         ended = True
-                    elif left == right and board & lib[left] == lib[left]:
+                    elif closed and left == right and board & lib[left] == lib[left]:
                         side, points = round_result(tab, hs, -1, pipc)
                         ended = True
                 if ended:
                     break
                 if fresh:
                     if finish:
-                        side, points, turns, drawn = playout(tab, hs, no_bone, 0, left, right, board, nxt, st, eps,
+                        side, points, turns, drawn = playout(tab, hs, bs, nbs, left, right, board, nxt, st, eps,
                                                              pol_base, pol_expose, stream, drawn, lib, debruijn, pipc)
                         break
                     side, points, more = rollout(tab, hs, left, right, board, nxt, voids, track, lib, base_score,

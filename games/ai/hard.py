@@ -141,6 +141,12 @@ class HardOptions:
     # duels read as before. Issue 32's experiment (docs/ai.md, "What the model predicts, and
     # a reading that trembles").
     tremble: float = 0.0
+    # The same tree in the draw game while tiles can still be drawn (two, three or four
+    # seats): the other seats' draws and replies by the model, the computer's own draws as
+    # chance nodes of its tree (``games.ai.tree``), the round finished beyond the tree by the
+    # playouts (needs ``duel_tree`` and ``tree_playout``). Issue 32's lever for the draw game
+    # (docs/ai.md, "The tree in the draw game").
+    draw_tree: bool = False
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -320,6 +326,8 @@ class HardPlayer:
         opts = self.options
         budget = max(1.0, opts.budget_ms * 1000.0 * opts.speed)
         table = know.table
+        if self.draw_tree(know):
+            return self.evaluate_duel(know, cands, rng, budget)
         if table.players == 2:
             if opts.duel_rollouts and not table.draw:
                 return self.evaluate_duel(know, cands, rng, budget)
@@ -430,6 +438,13 @@ class HardPlayer:
         self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
         return means
 
+    def draw_tree(self, know: Knowledge) -> bool:
+        """Whether this position is searched by the tree of the draw game (``draw_tree``): a
+        draw game with tiles left to draw, beyond the exact endgames."""
+        opts = self.options
+        return (opts.draw_tree and opts.duel_tree and opts.tree_playout and know.table.draw and know.boneyard > 0
+                and sum(know.counts) + know.boneyard > opts.endgame_tiles)
+
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel (and, with ``block_tree``, any block game): for each deal (weighted by
         the model's likelihood of the other seats' plays), each candidate is followed by a
@@ -458,7 +473,9 @@ class HardPlayer:
         choices = know.choices if opts.temper > 0 else []
         if choices:
             deal_us += opts.weigh_us + opts.model_choice_us * len(choices)
-        crowd = opts.crowd_cost if table.players > 2 else 1.0
+        drawing = table.draw and know.boneyard > 0
+        # The tree of the draw game costs, a deal, about what the tree with more seats does.
+        crowd = opts.crowd_cost if table.players > 2 or drawing else 1.0
         tree_us, rollout_us, model_us = opts.tree_us * crowd, opts.rollout_us * crowd, opts.model_us * crowd
         deal_us *= crowd
         voids = public_voids(know)
@@ -466,7 +483,7 @@ class HardPlayer:
         # and one decides; with more seats the tree keeps learning on it.
         single_deal = _single_deal(dealer) and table.players == 2
         # Beyond the tree: the model's rollout, or the playouts (``tree_playout``).
-        finish = opts.tree_playout and opts.duel_tree and table.players > 2
+        finish = opts.tree_playout and opts.duel_tree and (table.players > 2 or drawing)
         policy = make_policy(*opts.playout_policy) if finish else None
         compiled = core.evaluate_duel(
             know, cands, rng, dealer, temper=temper, tremble=tremble, voids=voids, tree=opts.duel_tree,
@@ -491,7 +508,7 @@ class HardPlayer:
         deals = 0
         descents = 0
         while deals < opts.max_deals and (spent < budget or deals < opts.min_deals):
-            hands, _bone = dealer.deal()
+            hands, bone = dealer.deal()
             spent += deal_us
             w = choices_likelihood(table, choices, dealer.held_before(), temper, tremble) if choices else 1.0
             deals += 1
@@ -514,7 +531,7 @@ class HardPlayer:
                     path.clear()
                     side, points, work, turns = descend(
                         table, hs, c.left, c.right, board, me, voids, trees[k], path, opts.explore, opts.track_voids,
-                        (rng, opts.playout_eps, policy, stream) if policy is not None else None,
+                        (rng, opts.playout_eps, policy, stream) if policy is not None else None, bone[:],
                     )
                     value = utility(side, points)
                     backup(path, w, value / scale)

@@ -21,8 +21,14 @@ The same holds with three or four seats where nothing can be drawn
 (``HardOptions.block_tree``: a block game, or a draw game whose boneyard is
 empty, pairs included): every other seat, partner included, replies by the
 model, and a decision point is keyed by the replies of all of them since the
-computer's last move (``reply_key``). The draw game with a boneyard is not
-searched this way: the computer's own draws would be part of what it sees.
+computer's last move (``reply_key``).
+
+And in the draw game with a boneyard (``HardOptions.draw_tree``): a seat that cannot
+play draws from the deal's boneyard until a tile fits and lays it. How many tiles each
+other seat drew is public and part of its reply (``reply_key``'s ``drew``); the tiles the
+computer draws are part of what it sees, so they are part of the key of its next decision
+point (``draw_key``): over the deals, the tree's points after a draw are chance nodes,
+one per set of tiles drawn.
 """
 from __future__ import annotations
 
@@ -36,6 +42,8 @@ from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, playout, round
 # ``HardOptions.explore``).
 EXPLORE = 0.6
 PASS = -1
+# ``draw_key``: the tiles the computer drew, one bit a tile, below the replies before them.
+OWN_DRAW = 1 << 28
 
 
 class Move:
@@ -127,6 +135,7 @@ def descend(
     explore: float = EXPLORE,
     track_voids: bool = True,
     finish: Finish | None = None,
+    bone: list[int] | None = None,
 ) -> tuple[int, int, int, int]:
     """Play the round on from a position where the seat after the computer is to move: the
     other seats' replies by the model, the computer's moves through the tree under
@@ -134,18 +143,37 @@ def descend(
     ``finish``). Returns (winning side, points, model work, playout turns); the (point, move)
     pairs taken are appended to ``path``. ``hands`` is consumed. Any block game: a decision
     point is keyed by the replies of all the other seats (partner included) since the
-    computer's last move (``reply_key``)."""
+    computer's last move (``reply_key``). In the draw game, ``bone`` is the deal's boneyard
+    (consumed, drawn from its end): the draws are keyed as the module says."""
     n = table.players
     nxt = me + 1 if me + 1 < n else 0
     passes = 0
     work = 0
-    closed = True  # block game: a number whose seven tiles are all out ends it
+    if bone is None:
+        bone = []
+    # The draw game with tiles to draw: keys carry the draws (a constant for the evaluation).
+    drawing = table.draw and bool(bone)
+    # A number whose seven tiles are all out ends a block game; in the draw game, once the
+    # boneyard is empty (or with ``closed_board``).
+    closed = not drawing or table.closed_board
     while True:
         key = 0
         seat = nxt
         while seat != me:
             h = hands[seat]
-            m = h & ENDS_MASK[left * 8 + right]
+            fit = ENDS_MASK[left * 8 + right]
+            m = h & fit
+            drew = 0
+            if not m and drawing and bone:
+                while bone:
+                    t = bone.pop()
+                    h |= 1 << t
+                    drew += 1
+                    if fit >> t & 1:
+                        m = 1 << t
+                        break
+                hands[seat] = h
+                closed = closed or not bone
             if m:
                 passes = 0
                 t, on_left, cost = model_move(table, seat, h, m, left, right, board, voids)
@@ -166,8 +194,22 @@ def descend(
                 if track_voids:
                     voids = with_void(voids, seat, left, right)
                 reply = PASS
-            key = reply_key(key, reply)
+            key = reply_key(key, reply, drew if drawing else None)
             seat = seat + 1 if seat + 1 < n else 0
+        if drawing:
+            h = hands[me]
+            fit = ENDS_MASK[left * 8 + right]
+            drawn = 0
+            if not h & fit and bone:
+                while bone:
+                    t = bone.pop()
+                    h |= 1 << t
+                    drawn |= 1 << t
+                    if fit >> t & 1:
+                        break
+                hands[me] = h
+                closed = closed or not bone
+            key = draw_key(key, drawn)
         node = replies.get(key)
         fresh = node is None
         if node is None:
@@ -194,17 +236,28 @@ def descend(
         if fresh:
             if finish is not None:
                 rng, eps, policy, stream = finish
-                side, points, turns = playout(table, hands, [], left, right, board, nxt, rng, eps, policy, stream)
+                side, points, turns = playout(table, hands, bone, left, right, board, nxt, rng, eps, policy, stream)
                 return side, points, work, turns
-            side, points, more = rollout(table, hands, [], left, right, board, nxt, voids, track_voids)
+            side, points, more = rollout(table, hands, bone, left, right, board, nxt, voids, track_voids)
             return side, points, work + more, 0
         replies = move.replies
 
 
-def reply_key(key: int, reply: int) -> int:
+def reply_key(key: int, reply: int, drew: int | None = None) -> int:
     """``key`` followed by one more seat's reply (``tile * 2 + on_left`` or ``PASS``): the
-    replies of the other seats in turn order, six bits each, so each sequence has its own key."""
-    return key * 64 + reply + 1
+    replies of the other seats in turn order, six bits each, so each sequence has its own key.
+    In the draw game with a boneyard (``drew`` not None), ten bits each: the reply and how
+    many tiles the seat drew before it (at most 14, four bits)."""
+    if drew is None:
+        return key * 64 + reply + 1
+    return key * 1024 + drew * 64 + reply + 1
+
+
+def draw_key(key: int, drawn: int) -> int:
+    """``key`` (the replies since the computer's last move, ``reply_key``) followed by the
+    tiles the computer drew at its turn (a mask of 28 bits, 0 when it drew none). With three
+    other seats the key stays under 2**58: the compiled tree keeps it in 64 bits."""
+    return key * OWN_DRAW + drawn
 
 
 def backup(path: list[tuple[OwnNode, Move]], weight: float, reward: float) -> None:

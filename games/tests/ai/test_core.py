@@ -331,3 +331,40 @@ def test_the_tree_for_three_and_four_seats_leaves_the_other_positions_alone() ->
             _decide(view, replace(options, block_tree=False), n), (label, n)
         untouched += 1
     assert untouched >= 60
+
+
+def _drawing(view: PlayerView) -> bool:
+    """A draw game with tiles left to draw, beyond the exact endgames: where ``draw_tree`` searches."""
+    know = read_view(view)
+    return know.table.draw and know.boneyard > 0 and sum(know.counts) + know.boneyard > HardOptions().endgame_tiles
+
+
+def test_both_paths_value_every_play_alike_with_the_tree_in_the_draw_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.draw_tree`` (issue 32): the own-move tree while tiles can be drawn, the
+    draws keyed as ``games.ai.tree`` says, on both paths alike (values, statistics, random
+    state); its values are not those of the playouts it replaces."""
+    views = [v for v in positions(40, "core-draw") if _drawing(v[1])]
+    labels = {label for label, _view in views}
+    assert {"classic-draw-2", "classic-draw-3"} <= labels, labels
+    assert len(views) >= 150
+    changed = 0
+    for n, (label, view) in enumerate(views):
+        options = HardOptions(budget_ms=2 if n % 25 == 0 else 0.05, draw_tree=True)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        assert _decide(view, options, n) == reference, (label, n)
+        changed += _decide(view, replace(options, draw_tree=False), n)[2] != reference[2]
+    assert changed >= len(views) * 9 // 10
+
+
+def test_the_tree_in_the_draw_game_leaves_the_other_positions_alone() -> None:
+    """Block games, a draw game whose boneyard is empty, the endgames: ``draw_tree`` changes nothing."""
+    untouched = 0
+    for n, (label, view) in enumerate(positions(8, "core-draw-not")):
+        if _drawing(view):
+            continue
+        options = HardOptions(budget_ms=0.05)
+        assert _decide(view, replace(options, draw_tree=True), n) == _decide(view, options, n), (label, n)
+        untouched += 1
+    assert untouched >= 60

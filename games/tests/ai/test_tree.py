@@ -6,8 +6,8 @@ from random import Random
 
 from games.ai.knowledge import public_voids, read_view, tile_index
 from games.ai.model import model_play, with_void
-from games.ai.sim import ENDS_MASK, NUM, Table, play_tile, round_result
-from games.ai.tree import PASS, OwnNode, backup, descend, own_moves, reply_key
+from games.ai.sim import ENDS_MASK, INDEX, NUM, Table, play_tile, round_result
+from games.ai.tree import OWN_DRAW, PASS, OwnNode, backup, descend, draw_key, own_moves, reply_key
 from games.engine import PRESETS, apply_action, new_game, view_for
 
 DUEL = replace(PRESETS["duel-block"], target=0)
@@ -185,3 +185,64 @@ def test_reply_keys_tell_apart_every_sequence_of_replies():
                 key = reply_key(reply_key(reply_key(0, a), b), c)
                 assert key not in seen, (a, b, c, seen.get(key))
                 seen[key] = (a, b, c)
+
+
+def test_reply_keys_with_draws_tell_apart_every_sequence_and_fit_in_64_bits():
+    """The draw game: each other seat's reply with the tiles it drew (0 to 14), then the tiles
+    the computer drew; three other seats' worst case stays under 2**63 (the compiled tree's keys)."""
+    seen = {}
+    replies = [PASS, *range(0, 56, 3)]
+    for a in replies:
+        for da in (0, 1, 14):
+            for b in replies[::2]:
+                for db in (0, 2, 13):
+                    for drawn in (0, 1 << 3, (1 << 3) | (1 << 27)):
+                        key = draw_key(reply_key(reply_key(0, a, da), b, db), drawn)
+                        assert key not in seen, (a, da, b, db, drawn, seen.get(key))
+                        seen[key] = (a, da, b, db, drawn)
+    worst = draw_key(reply_key(reply_key(reply_key(0, 55, 14), 55, 14), 55, 14), OWN_DRAW - 1)
+    assert worst < 2**63
+
+
+DRAW_DUEL = Table(players=2, draw=True, closed_board=False, blocked_tie="opener", teams=False,
+                  team_scoring="all_others", opener=0)
+
+
+def _tiles(*pairs: tuple[int, int]) -> list[int]:
+    return [INDEX[a][b] for a, b in pairs]
+
+
+def _mask(*pairs: tuple[int, int]) -> int:
+    return sum(1 << t for t in _tiles(*pairs))
+
+
+def test_in_the_draw_game_the_computers_own_draws_are_chance_nodes_of_its_tree():
+    """The computer (seat 0) has just laid [6|6]; the other seat lays [5|6], and the computer,
+    holding nothing with a 5 or a 6, draws until [0|5] comes. What it drew is what it sees:
+    each set of tiles drawn is its own decision point, the same set the same point, and there
+    the only move is the tile drawn."""
+    hands0 = [_mask((0, 0), (0, 1)), _mask((5, 6), (1, 1), (2, 3))]
+    left = right = 6
+    board = _mask((6, 6))
+    voids = (0, 0)
+    tree: dict[int, OwnNode] = {}
+    orders = {
+        "first tile fits": _tiles((2, 2), (4, 4), (0, 5)),
+        "one miss first": _tiles((2, 2), (0, 5), (4, 4)),
+    }
+    nodes = {}
+    for name, bone in [*orders.items(), ("first tile fits again", orders["first tile fits"])]:
+        path: list = []
+        descend(DRAW_DUEL, hands0[:], left, right, board, 0, voids, tree, path, bone=bone[:])
+        backup(path, 1.0, 0.0)
+        nodes[name] = path[0][0]
+        assert [move.tile for move in nodes[name].moves] == _tiles((0, 5)), name
+    assert len(tree) == 2
+    assert nodes["first tile fits again"] is nodes["first tile fits"]
+    assert nodes["one miss first"] is not nodes["first tile fits"]
+    assert nodes["first tile fits"].visits == 2 and nodes["one miss first"].visits == 1
+    # Keyed by the other seat's reply and the tiles drawn: [0|5] alone, then [4|4] and [0|5].
+    reply = next(r for r in (INDEX[5][6] * 2, INDEX[5][6] * 2 + 1)
+                 if draw_key(reply_key(0, r, 0), _mask((0, 5))) in tree)
+    assert tree[draw_key(reply_key(0, reply, 0), _mask((0, 5)))] is nodes["first tile fits"]
+    assert tree[draw_key(reply_key(0, reply, 0), _mask((0, 5), (4, 4)))] is nodes["one miss first"]
