@@ -125,21 +125,37 @@ def time_hints(views: list[PlayerView], options: HardOptions | None = None) -> l
     return out
 
 
-def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int) -> None:
-    """Hard's implemented versions side by side in pairs, compiled (docs/ai.md, "Hard
-    version 3"): the CPU of a deal at a fixed number of deals (positions with more than
-    10 tiles in the hands), the deals and CPU of a decision at the default budget, and a
+# ``--versions``' setups: (preset, players, pairs, which positions a deal's cost is measured on).
+VERSION_SETUPS = {
+    "pairs": ("arena", 4, True, "more than 10 tiles in the hands"),
+    "classic-draw": ("classic-draw", 2, False, "tiles left to draw and more than 10 in the hands and the boneyard"),
+}
+
+
+def _searched(view: PlayerView, setup: str) -> bool:
+    """A position of ``setup`` beyond the exact endgames (where the versions' trees search)."""
+    if setup == "pairs":
+        return sum(view.hand_counts) > 10
+    know = read_view(view)
+    return know.boneyard > 0 and sum(know.counts) + know.boneyard > 10
+
+
+def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int, setup: str = "pairs") -> None:
+    """Hard's implemented versions side by side in pairs (or the draw duel), compiled
+    (docs/ai.md, "Hard version 3"): the CPU of a deal at a fixed number of deals (positions
+    beyond the exact endgames), the deals and CPU of a decision at the default budget, and a
     hint's CPU (the search of ``games.coach.analysis.analyse``: 150 ms, at least 200 deals)."""
     from dataclasses import replace
 
     from games.ai.hard import VERSION_OPTIONS
 
     os.environ[core.ENV] = "1"
-    pool = positions("arena", 4, True, cost_positions * 8)
-    views = [view for view in pool if sum(view.hand_counts) > 10][:cost_positions]
-    hint_views = positions("arena", 4, True, hint_positions)
+    preset, players, teams, which = VERSION_SETUPS[setup]
+    pool = positions(preset, players, teams, cost_positions * 8)
+    views = [view for view in pool if _searched(view, setup)][:cost_positions]
+    hint_views = positions(preset, players, teams, hint_positions)
     measure(views[:1], VERSION_OPTIONS[max(VERSION_OPTIONS)], "1")  # load the compiled functions first
-    print(f"hard's versions in pairs, compiled: {len(views)} positions with more than 10 tiles in the hands, "
+    print(f"hard's versions in {setup}, compiled: {len(views)} positions with {which}, "
           f"{len(hint_views)} hint positions")
     print(f"{'version':8} {'us/deal':>8} {'deals at budget (median)':>25} {'CPU median':>11} {'max':>7} "
           f"{'hint p50':>9} {'p99':>6} {'max':>6}")
@@ -194,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--versions", action="store_true",
                         help="only hard's implemented versions side by side in pairs (cost a deal, "
                              "a decision at the default budget, a hint)")
+    parser.add_argument("--setup", choices=tuple(VERSION_SETUPS), default="pairs",
+                        help="--versions' setup: pairs (default) or classic-draw (the draw game, two players)")
     parser.add_argument("--fixed-deals", type=int, default=3000, help="deals a decision for --versions' cost a deal")
     args = parser.parse_args(argv)
     saved = os.environ.get(core.ENV)
@@ -203,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.versions:
             version_costs(40 if args.positions is None else args.positions,
-                          150 if args.hints is None else args.hints, args.fixed_deals)
+                          150 if args.hints is None else args.hints, args.fixed_deals, args.setup)
         else:
             speeds(20 if args.positions is None else args.positions, 60 if args.hints is None else args.hints,
                    args.budget_ms, startup=not args.no_startup)

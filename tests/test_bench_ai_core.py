@@ -29,8 +29,11 @@ def test_make_bench_runs_it() -> None:
 def test_the_versions_of_hard_are_measured_side_by_side(capsys: pytest.CaptureFixture[str]) -> None:
     from games.ai.hard import VERSION_OPTIONS
 
-    assert ai_core.main(["--versions", "--positions", "2", "--hints", "2", "--fixed-deals", "40"]) == 0
-    out = capsys.readouterr().out
-    rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in VERSION_OPTIONS]
-    assert [row[0] for row in rows] == sorted(VERSION_OPTIONS)
-    assert all(float(row[1]) > 0 for row in rows)  # the CPU of a deal
+    for setup in ai_core.VERSION_SETUPS:
+        assert ai_core.main(["--versions", "--setup", setup, "--positions", "2", "--hints", "2",
+                             "--fixed-deals", "40"]) == 0
+        out = capsys.readouterr().out
+        assert f"hard's versions in {setup}" in out
+        rows = [line.split() for line in out.splitlines() if line.split() and line.split()[0] in VERSION_OPTIONS]
+        assert [row[0] for row in rows] == sorted(VERSION_OPTIONS)
+        assert all(float(row[1]) > 0 for row in rows)  # the CPU of a deal
