@@ -1192,10 +1192,7 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                         if track:
                             add_void(voids, seat, left, right, lib)
                         reply = PASS
-                    if drawing:
-                        key = key * 1024 + drew * 64 + reply + 1
-                    else:
-                        key = key * 64 + reply + 1
+                    key = key * 1024 + drew * 64 + reply + 1 if drawing else key * 64 + reply + 1
                     seat = seat + 1 if seat + 1 < n_players else 0
                 if ended:
                     break

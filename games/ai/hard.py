@@ -145,8 +145,8 @@ class HardOptions:
     # seats): the other seats' draws and replies by the model, the computer's own draws as
     # chance nodes of its tree (``games.ai.tree``), the round finished beyond the tree by the
     # playouts (needs ``duel_tree`` and ``tree_playout``). Issue 32's lever for the draw game
-    # (docs/ai.md, "The tree in the draw game").
-    draw_tree: bool = False
+    # (docs/ai.md, "The tree in the draw game"). Since hard version "5" (off before).
+    draw_tree: bool = True
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -165,9 +165,10 @@ DEFAULTS = HardOptions()
 # the defaults are the current version's. Version "2" had no tree with three or four seats
 # (its ``crowd_cost`` and ``tree_playout`` are then unused).
 VERSION_OPTIONS: dict[str, HardOptions] = {
-    "2": replace(DEFAULTS, block_tree=False, partner_temper=None),
-    "3": replace(DEFAULTS, partner_temper=None),
-    "4": DEFAULTS,
+    "2": replace(DEFAULTS, block_tree=False, partner_temper=None, draw_tree=False),
+    "3": replace(DEFAULTS, partner_temper=None, draw_tree=False),
+    "4": replace(DEFAULTS, draw_tree=False),
+    "5": DEFAULTS,
 }
 
 

@@ -40,6 +40,11 @@ Versions are strings, one sequence per level:
   tips model than the opponents' (``HardOptions.partner_temper`` 0.2
   against ``temper`` 0.5: the partner is hard, not a tips player). Only
   pairs positions where the tree searches decide otherwise.
+- hard "5": version 4 with the own-move tree in the draw game while tiles
+  can be drawn (``HardOptions.draw_tree``): the other seats' draws and
+  replies in the keys of the computer's decision points, its own draws as
+  chance nodes. Only draw-game positions with a boneyard, beyond the exact
+  endgames, decide otherwise.
 
 Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
 are version "1"; a hard move is version "1" when its game was played before
@@ -52,11 +57,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "4"}
+SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "5"}
 
 # Every version this code runs, the current one last: an older one stays while recomputing
 # its moves costs no more than its options (``hard.VERSION_OPTIONS``).
-IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3", "4")}
+IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3", "4", "5")}
 
 # The versions a move recorded without one may have been chosen by, oldest first.
 UNVERSIONED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("1", "2")}

@@ -8,6 +8,7 @@ processes that decide call as they start (the web processes from
 
 from __future__ import annotations
 
+from dataclasses import replace
 from random import Random
 
 from games.engine import apply_action, new_game, rules_for, view_for
@@ -27,14 +28,16 @@ def load() -> str:
 
 
 def _exercise() -> bool:
-    """A small decision that goes through each entry point (a block duel; a draw game of
-    two, with a boneyard to draw from), each at its first position with a choice between
+    """A small decision that goes through each entry point (a block duel and the draw game's
+    tree: ``evaluate_duel``; a draw game of two searched by the playouts, as with
+    ``draw_tree`` off: ``evaluate_general``), each at its first position with a choice between
     plays. False if one was missing from the cache where compiling is forbidden."""
 
-    player = HardPlayer(options=HardOptions(budget_ms=0.5))
+    options = HardOptions(budget_ms=0.5)
     medium = MediumPlayer()
     k = core._kernels()
-    for preset, players, teams in (("duel-block", 2, False), ("classic-draw", 2, False)):
+    for preset, players, teams, draw_tree in (("duel-block", 2, False, True), ("classic-draw", 2, False, False)):
+        player = HardPlayer(options=replace(options, draw_tree=draw_tree))
         state = new_game(rules_for(preset, players=players, teams=teams), seed="core-build")
         rng = Random(0)
         while not state.round_over:

@@ -9,7 +9,7 @@ from random import Random
 
 import pytest
 
-from games.ai import HardOptions, HardPlayer, choose_action, core
+from games.ai import HardOptions, HardPlayer, choose_action, core, decision_record
 from games.ai.base import candidates
 from games.ai.knowledge import Dealer, read_view
 from games.ai.medium import MediumPlayer
@@ -206,7 +206,7 @@ def test_a_replay_of_hard_verifies_with_either_path(preset: str, record_with: st
             continue
         action = choose_action(view_for(state, state.to_move), "hard", seed=computer_seed(seed, seq), budget_ms=0.2)
         seq += 1
-        frames.append({**actions_to_json([action])[0], "seq": seq, "computer": {"level": "hard", "budget_ms": 0.2}})
+        frames.append({**actions_to_json([action])[0], "seq": seq, "computer": decision_record("hard", 0.2)})
         state = apply_action(state, action)
     data = {"format": 1, "rules": rules.to_dict(), "commitment": commit_seed(seed), "seed": seed,
             "actions": frames, "final_scores": list(state.scores)}

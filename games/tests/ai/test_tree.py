@@ -240,7 +240,8 @@ def test_in_the_draw_game_the_computers_own_draws_are_chance_nodes_of_its_tree()
     assert len(tree) == 2
     assert nodes["first tile fits again"] is nodes["first tile fits"]
     assert nodes["one miss first"] is not nodes["first tile fits"]
-    assert nodes["first tile fits"].visits == 2 and nodes["one miss first"].visits == 1
+    assert nodes["first tile fits"].visits == 2
+    assert nodes["one miss first"].visits == 1
     # Keyed by the other seat's reply and the tiles drawn: [0|5] alone, then [4|4] and [0|5].
     reply = next(r for r in (INDEX[5][6] * 2, INDEX[5][6] * 2 + 1)
                  if draw_key(reply_key(0, r, 0), _mask((0, 5))) in tree)

@@ -106,6 +106,14 @@ def test_hard_4_decides_otherwise_only_where_the_tree_reads_a_partner(pins: dict
     assert sum(changed.values()) == changed["arena-4-pairs"], changed
 
 
+def test_hard_5_decides_otherwise_only_in_the_draw_game_with_tiles_to_draw(pins: dict) -> None:
+    """Version 5 searches the draw game's tree while tiles can be drawn: block games and pairs
+    (nothing to draw) decide as in 4."""
+    changed = changed_by_setup(pins, "4", "5")
+    assert changed["classic-draw-2"] >= 1, changed
+    assert changed["duel-block-2"] == changed["arena-4-pairs"] == changed["classic-block-3"] == 0, changed
+
+
 def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
     """A game played before version 3 still verifies: its moves are recomputed as the version
     recorded with them, where version 3 would play otherwise."""

@@ -366,10 +366,11 @@ def test_a_hard_move_recorded_without_a_version_is_recomputed_or_names_the_searc
 def test_hard_moves_of_both_versions_this_code_runs_are_recomputed_in_pairs() -> None:
     """A pairs game of hard version 2 (before the tree with four seats), one of version 3 and
     one of version 4 (the partner read with a flatter model) each verify with --computer, as
-    its recorded version; a version-2 game recorded as 3 does not."""
+    its recorded version; a version-2 game recorded as 3 does not. (Version 5 decides pairs
+    as 4: nothing is drawn there.)"""
     from games.ai import SEARCH_VERSIONS
 
-    assert SEARCH_VERSIONS["hard"] == "4"
+    assert SEARCH_VERSIONS["hard"] == "5"
     rules = replace(rules_for("arena", players=4, teams=True), target=0)  # one round
     for version in ("2", "3", "4"):
         data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="pairs-v")
@@ -379,6 +380,22 @@ def test_hard_moves_of_both_versions_this_code_runs_are_recomputed_in_pairs() ->
     relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": "3"}, rules=rules, seed="pairs-v",
                                   played_as="2")
     with pytest.raises(Disagreement, match=r"the computer \(hard version 3\) would play"):
+        verify_replay(relabelled, computer=True)
+
+
+def test_hard_moves_of_versions_4_and_5_are_recomputed_in_the_draw_game() -> None:
+    """Version 5 searches the draw game with a tree while tiles can be drawn: a classic-draw
+    game of version 4 and one of version 5 each verify with --computer as its recorded
+    version; a version-4 game recorded as 5 does not."""
+    rules = replace(rules_for("classic-draw", players=2), target=0)  # one round
+    for version in ("4", "5"):
+        data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="draw-v4")
+        report = verify_replay(data, computer=True)
+        assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) >= 5
+        assert report.computer_unchecked == []
+    relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": "5"}, rules=rules, seed="draw-v4",
+                                  played_as="4")
+    with pytest.raises(Disagreement, match=r"the computer \(hard version 5\) would play"):
         verify_replay(relabelled, computer=True)
 
 
