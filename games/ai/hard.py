@@ -123,7 +123,8 @@ class HardOptions:
     # playouts' fast policy (``sim.playout``, ``playout_eps`` and ``playout_policy``, charged
     # as a playout) instead of the model's rollout; the model still answers for the other
     # seats inside the tree. There a rollout costs about five playouts (docs/ai.md). Block
-    # duels keep the model's rollouts. Since hard version "3".
+    # duels keep the model's rollouts; the draw game's tree (``draw_tree``) needs this.
+    # Since hard version "3".
     tree_playout: bool = True
     # In pairs (``block_tree``), the partner's plays read by the tips model like the
     # opponents' (on), with a sharpness of their own (``partner_temper``; None: ``temper``),
