@@ -301,6 +301,10 @@ def play_deal(job: tuple[Rules, str, str, int, float | None]) -> list[tuple[int,
     return bench_ai.play_deal(job, act)
 
 
+# Setups measured here beyond ``bench/ai.py``'s (label, preset, players, pairs).
+MORE_SETUPS = [("classic-draw-3 (three players alone)", "classic-draw", 3, False)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=500, help="deals (each played twice, seats swapped)")
@@ -312,9 +316,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget-ms", type=float, default=None, help="hard's budget (default: its own)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--setup", default="duel-block",
-                        choices=("duel-block", "pairs", "classic-draw", "classic-block", "quick"),
+                        choices=("duel-block", "pairs", "classic-draw", "classic-draw-3", "classic-block", "quick"),
                         help="duel-block (default), pairs (arena, four players in two pairs), classic-draw "
-                             "(the draw game, two players), classic-block (three players alone) or quick (four alone)")
+                             "(the draw game, two players), classic-draw-3 (the draw game, three players alone), "
+                             "classic-block (three players alone) or quick (four alone, a draw game)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an option of hard+ (a HardOptions field; repeatable)")
     parser.add_argument("--per-deal", type=Path, default=None, metavar="FILE",
@@ -333,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("exploit plays against medium's replies: use it with --against medium")
     if args.setup != "duel-block" and set(args.players) & set(CHEATS):
         parser.error("oracle and exploit are for duel-block only")
-    label, preset, players, teams = next(s for s in SETUPS if s[0].startswith(args.setup))
+    label, preset, players, teams = next(s for s in [*SETUPS, *MORE_SETUPS] if s[0].startswith(args.setup))
     rules = replace(rules_for(preset, players=players, teams=teams), target=0)
     rounds = len(seatings(rules)) * args.deals
     print(f"{label}, {args.deals} duplicate deals (bench-{args.first}..), {rounds} rounds per row")

@@ -49,3 +49,16 @@ def test_uct_finds_the_only_winning_play() -> None:
     rates = ai_ceiling._uct(table, start, ai_ceiling.Random(1), 200)
     assert rates[(y, *play_tile(5, 3, y, False))] == 1.0
     assert rates[(x, *play_tile(5, 3, x, True))] == 0.0
+
+
+@pytest.mark.parametrize("setup", ["classic-draw", "classic-draw-3"])
+def test_the_draw_game_setups_play_whole_rows(setup: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--setup classic-draw`` (two players) and ``classic-draw-3`` (three alone): every seating
+    of a deal is played, hard+ with an option beside hard, and the paired change is printed."""
+    assert ai_ceiling.main(["--setup", setup, "--players", "hard", "hard+", "--set", "draw_tree=False",
+                            "--deals", "1", "--budget-ms", "2"]) == 0
+    out = capsys.readouterr().out
+    players = 3 if setup.endswith("-3") else 2
+    assert f"{players} rounds per row" in out
+    assert "hard+ vs medium" in out
+    assert "paired change vs hard" in out
