@@ -148,6 +148,10 @@ class HardOptions:
     # playouts (needs ``duel_tree`` and ``tree_playout``). Issue 32's lever for the draw game
     # (docs/ai.md, "The tree in the draw game"). Since hard version "5" (off before).
     draw_tree: bool = True
+    # The trees (``block_tree``, ``draw_tree``) searched in the endgames too, instead of each
+    # deal solved exactly (``endgame_tiles``) as if the computer would see every hand from
+    # then on. Issue 32's experiment (docs/ai.md, "The tree in the endgames").
+    tree_endgames: bool = False
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -333,8 +337,7 @@ class HardPlayer:
         if table.players == 2:
             if opts.duel_rollouts and not table.draw:
                 return self.evaluate_duel(know, cands, rng, budget)
-        elif opts.block_tree and (not table.draw or know.boneyard == 0) and \
-                sum(know.counts) + know.boneyard > opts.endgame_tiles:
+        elif opts.block_tree and (not table.draw or know.boneyard == 0) and self._beyond_endgame(know):
             return self.evaluate_duel(know, cands, rng, budget)
         utility = make_utility(know, opts)
         me = know.me
@@ -445,7 +448,12 @@ class HardPlayer:
         draw game with tiles left to draw, beyond the exact endgames."""
         opts = self.options
         return (opts.draw_tree and opts.duel_tree and opts.tree_playout and know.table.draw and know.boneyard > 0
-                and sum(know.counts) + know.boneyard > opts.endgame_tiles)
+                and self._beyond_endgame(know))
+
+    def _beyond_endgame(self, know: Knowledge) -> bool:
+        """Where the trees search: more tiles than ``endgame_tiles`` in the hands and the
+        boneyard, or anywhere with ``tree_endgames``."""
+        return self.options.tree_endgames or sum(know.counts) + know.boneyard > self.options.endgame_tiles
 
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel (and, with ``block_tree``, any block game): for each deal (weighted by

@@ -368,3 +368,25 @@ def test_the_tree_in_the_draw_game_leaves_the_other_positions_alone() -> None:
         assert _decide(view, replace(options, draw_tree=True), n) == _decide(view, options, n), (label, n)
         untouched += 1
     assert untouched >= 60
+
+
+def test_both_paths_search_the_endgames_alike_with_the_trees(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HardOptions.tree_endgames`` (issue 32's experiment): the trees of three and four seats
+    and of the draw game search the endgames too, on both paths alike, instead of solving
+    each deal exactly."""
+    views = []
+    for label, view in positions(40, "core-endgame"):
+        know = read_view(view)
+        endgame = sum(know.counts) + know.boneyard <= HardOptions().endgame_tiles
+        if endgame and (_crowded(view) or (know.table.draw and know.boneyard > 0)):
+            views.append((label, view))
+    assert len(views) >= 60
+    changed = 0
+    for n, (label, view) in enumerate(views):
+        options = HardOptions(budget_ms=0.05, tree_endgames=True)
+        monkeypatch.setenv(core.ENV, "python")
+        reference = _decide(view, options, n)
+        monkeypatch.setenv(core.ENV, "1")
+        assert _decide(view, options, n) == reference, (label, n)
+        changed += _decide(view, replace(options, tree_endgames=False), n)[2] != reference[2]
+    assert changed >= len(views) * 9 // 10
