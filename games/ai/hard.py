@@ -146,8 +146,11 @@ class HardOptions:
     # seats): the other seats' draws and replies by the model, the computer's own draws as
     # chance nodes of its tree (``games.ai.tree``), the round finished beyond the tree by the
     # playouts (needs ``duel_tree`` and ``tree_playout``). Issue 32's lever for the draw game
-    # (docs/ai.md, "The tree in the draw game"). Since hard version "5" (off before).
+    # (docs/ai.md, "The tree in the draw game"). Since hard version "5" (off before), with
+    # at most ``draw_tree_seats`` seats: 2, the draw duel, where it was confirmed in games;
+    # with three and four alone its screens showed no gain (4 would search every table).
     draw_tree: bool = True
+    draw_tree_seats: int = 2
     # The trees (``block_tree``, ``draw_tree``) searched in the endgames too, instead of each
     # deal solved exactly (``endgame_tiles``) as if the computer would see every hand from
     # then on. Issue 32's experiment (docs/ai.md, "The tree in the endgames").
@@ -447,8 +450,8 @@ class HardPlayer:
         """Whether this position is searched by the tree of the draw game (``draw_tree``): a
         draw game with tiles left to draw, beyond the exact endgames."""
         opts = self.options
-        return (opts.draw_tree and opts.duel_tree and opts.tree_playout and know.table.draw and know.boneyard > 0
-                and self._beyond_endgame(know))
+        return (opts.draw_tree and know.table.players <= opts.draw_tree_seats and opts.duel_tree and opts.tree_playout
+                and know.table.draw and know.boneyard > 0 and self._beyond_endgame(know))
 
     def _beyond_endgame(self, know: Knowledge) -> bool:
         """Where the trees search: more tiles than ``endgame_tiles`` in the hands and the

@@ -349,7 +349,7 @@ def test_both_paths_value_every_play_alike_with_the_tree_in_the_draw_game(monkey
     assert len(views) >= 150
     changed = 0
     for n, (label, view) in enumerate(views):
-        options = HardOptions(budget_ms=2 if n % 25 == 0 else 0.05, draw_tree=True)
+        options = HardOptions(budget_ms=2 if n % 25 == 0 else 0.05, draw_tree=True, draw_tree_seats=4)
         monkeypatch.setenv(core.ENV, "python")
         reference = _decide(view, options, n)
         monkeypatch.setenv(core.ENV, "1")
@@ -359,15 +359,20 @@ def test_both_paths_value_every_play_alike_with_the_tree_in_the_draw_game(monkey
 
 
 def test_the_tree_in_the_draw_game_leaves_the_other_positions_alone() -> None:
-    """Block games, a draw game whose boneyard is empty, the endgames: ``draw_tree`` changes nothing."""
-    untouched = 0
+    """Block games, a draw game whose boneyard is empty, the endgames: ``draw_tree`` changes
+    nothing; and by default (``draw_tree_seats`` 2) nor does it with three or four seats."""
+    untouched = crowded = 0
     for n, (label, view) in enumerate(positions(8, "core-draw-not")):
-        if _drawing(view):
-            continue
-        options = HardOptions(budget_ms=0.05)
-        assert _decide(view, replace(options, draw_tree=True), n) == _decide(view, options, n), (label, n)
-        untouched += 1
+        options = HardOptions(budget_ms=0.05, draw_tree=False)
+        if not _drawing(view):
+            assert _decide(view, replace(options, draw_tree=True, draw_tree_seats=4), n) == _decide(view, options, n), \
+                (label, n)
+            untouched += 1
+        elif read_view(view).table.players > 2:
+            assert _decide(view, replace(options, draw_tree=True), n) == _decide(view, options, n), (label, n)
+            crowded += 1
     assert untouched >= 60
+    assert crowded >= 10
 
 
 def test_both_paths_search_the_endgames_alike_with_the_trees(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,11 +107,12 @@ def test_hard_4_decides_otherwise_only_where_the_tree_reads_a_partner(pins: dict
 
 
 def test_hard_5_decides_otherwise_only_in_the_draw_game_with_tiles_to_draw(pins: dict) -> None:
-    """Version 5 searches the draw game's tree while tiles can be drawn: block games and pairs
-    (nothing to draw) decide as in 4."""
+    """Version 5 searches the draw duel's tree while tiles can be drawn: block games, pairs
+    (nothing to draw) and the draw game with three or four seats decide as in 4."""
     changed = changed_by_setup(pins, "4", "5")
     assert changed["classic-draw-2"] >= 1, changed
-    assert changed["duel-block-2"] == changed["arena-4-pairs"] == changed["classic-block-3"] == 0, changed
+    assert changed["duel-block-2"] == changed["arena-4-pairs"] == changed["classic-block-3"] == changed["quick-4"] == 0, \
+        changed
 
 
 def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
