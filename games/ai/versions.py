@@ -40,11 +40,11 @@ Versions are strings, one sequence per level:
   tips model than the opponents' (``HardOptions.partner_temper`` 0.2
   against ``temper`` 0.5: the partner is hard, not a tips player). Only
   pairs positions where the tree searches decide otherwise.
-- hard "5": version 4 with the own-move tree in the draw game while tiles
-  can be drawn (``HardOptions.draw_tree``): the other seats' draws and
-  replies in the keys of the computer's decision points, its own draws as
-  chance nodes. Only draw-game positions with a boneyard, beyond the exact
-  endgames, decide otherwise.
+- hard "5": version 4 with the own-move tree in the draw duel while tiles
+  can be drawn (``HardOptions.draw_tree``, ``draw_tree_seats`` 2): the other
+  seat's draws and replies in the keys of the computer's decision points,
+  its own draws as chance nodes. Only draw duels with a boneyard, beyond the
+  exact endgames, decide otherwise.
 
 Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
 are version "1"; a hard move is version "1" when its game was played before
