@@ -4,6 +4,7 @@ a few thousand positions of every setup, and replays verified with either path."
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from random import Random
 
@@ -347,14 +348,8 @@ def test_both_paths_value_every_play_alike_with_the_tree_in_the_draw_game(monkey
     labels = {label for label, _view in views}
     assert {"classic-draw-2", "classic-draw-3"} <= labels, labels
     assert len(views) >= 150
-    changed = 0
-    for n, (label, view) in enumerate(views):
-        options = HardOptions(budget_ms=2 if n % 25 == 0 else 0.05, draw_tree=True, draw_tree_seats=4)
-        monkeypatch.setenv(core.ENV, "python")
-        reference = _decide(view, options, n)
-        monkeypatch.setenv(core.ENV, "1")
-        assert _decide(view, options, n) == reference, (label, n)
-        changed += _decide(view, replace(options, draw_tree=False), n)[2] != reference[2]
+    changed = _alike_and_changed(monkeypatch, views, lambda n: HardOptions(
+        budget_ms=2 if n % 25 == 0 else 0.05, draw_tree=True, draw_tree_seats=4), draw_tree=False)
     assert changed >= len(views) * 9 // 10
 
 
@@ -386,12 +381,21 @@ def test_both_paths_search_the_endgames_alike_with_the_trees(monkeypatch: pytest
         if endgame and (_crowded(view) or (know.table.draw and know.boneyard > 0)):
             views.append((label, view))
     assert len(views) >= 60
+    changed = _alike_and_changed(monkeypatch, views, lambda n: HardOptions(
+        budget_ms=0.05, tree_endgames=True, draw_tree_seats=4), tree_endgames=False)
+    assert changed >= len(views) * 9 // 10
+
+
+def _alike_and_changed(monkeypatch: pytest.MonkeyPatch, views: list[tuple[str, PlayerView]],
+                       options_of: Callable[[int], HardOptions], **without: object) -> int:
+    """Check that both paths decide each of ``views`` alike with ``options_of(n)``; return on
+    how many the search statistics differ from those of the same options changed by ``without``."""
     changed = 0
     for n, (label, view) in enumerate(views):
-        options = HardOptions(budget_ms=0.05, tree_endgames=True)
+        options = options_of(n)
         monkeypatch.setenv(core.ENV, "python")
         reference = _decide(view, options, n)
         monkeypatch.setenv(core.ENV, "1")
         assert _decide(view, options, n) == reference, (label, n)
-        changed += _decide(view, replace(options, tree_endgames=False), n)[2] != reference[2]
-    assert changed >= len(views) * 9 // 10
+        changed += _decide(view, replace(options, **without), n)[2] != reference[2]
+    return changed

@@ -372,15 +372,7 @@ def test_hard_moves_of_both_versions_this_code_runs_are_recomputed_in_pairs() ->
 
     assert SEARCH_VERSIONS["hard"] == "5"
     rules = replace(rules_for("arena", players=4, teams=True), target=0)  # one round
-    for version in ("2", "3", "4"):
-        data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="pairs-v")
-        report = verify_replay(data, computer=True)
-        assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) >= 5
-        assert report.computer_unchecked == []
-    relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": "3"}, rules=rules, seed="pairs-v",
-                                  played_as="2")
-    with pytest.raises(Disagreement, match=r"the computer \(hard version 3\) would play"):
-        verify_replay(relabelled, computer=True)
+    versions_verify(rules, "pairs-v", ("2", "3", "4"), recorded="3", played_as="2")
 
 
 def test_hard_moves_of_versions_4_and_5_are_recomputed_in_the_draw_game() -> None:
@@ -388,14 +380,20 @@ def test_hard_moves_of_versions_4_and_5_are_recomputed_in_the_draw_game() -> Non
     game of version 4 and one of version 5 each verify with --computer as its recorded
     version; a version-4 game recorded as 5 does not."""
     rules = replace(rules_for("classic-draw", players=2), target=0)  # one round
-    for version in ("4", "5"):
-        data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed="draw-v4")
+    versions_verify(rules, "draw-v4", ("4", "5"), recorded="5", played_as="4")
+
+
+def versions_verify(rules: Rules, seed: str, runs: tuple[str, ...], *, recorded: str, played_as: str) -> None:
+    """A game of hard (2 ms) of each version in ``runs`` verifies with --computer as its recorded
+    version; one played as ``played_as`` but recorded as ``recorded`` does not."""
+    for version in runs:
+        data, _ = computer_game({"level": "hard", "budget_ms": 2, "version": version}, rules=rules, seed=seed)
         report = verify_replay(data, computer=True)
         assert report.computer_checked == sum(1 for frame in data["actions"] if "computer" in frame) >= 5
         assert report.computer_unchecked == []
-    relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": "5"}, rules=rules, seed="draw-v4",
-                                  played_as="4")
-    with pytest.raises(Disagreement, match=r"the computer \(hard version 5\) would play"):
+    relabelled, _ = computer_game({"level": "hard", "budget_ms": 2, "version": recorded}, rules=rules, seed=seed,
+                                  played_as=played_as)
+    with pytest.raises(Disagreement, match=rf"the computer \(hard version {recorded}\) would play"):
         verify_replay(relabelled, computer=True)
 
 
