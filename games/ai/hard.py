@@ -151,9 +151,10 @@ class HardOptions:
     # with three and four alone its screens showed no gain (4 would search every table).
     draw_tree: bool = True
     draw_tree_seats: int = 2
-    # The trees (``block_tree``, ``draw_tree``) searched in the endgames too, instead of each
-    # deal solved exactly (``endgame_tiles``) as if the computer would see every hand from
-    # then on. Issue 32's experiment (docs/ai.md, "The tree in the endgames").
+    # The tree of three and four seats (``block_tree``) searched in the endgames too, instead
+    # of each deal solved exactly (``endgame_tiles``) as if the computer would see every hand
+    # from then on. Issue 32's experiment (docs/ai.md, "The tree in the endgames"); the draw
+    # duel's tree was screened with it too and gained nothing, so it leaves that one alone.
     tree_endgames: bool = False
     track_voids: bool = True
     explore: float = tree.EXPLORE
@@ -340,7 +341,8 @@ class HardPlayer:
         if table.players == 2:
             if opts.duel_rollouts and not table.draw:
                 return self.evaluate_duel(know, cands, rng, budget)
-        elif opts.block_tree and (not table.draw or know.boneyard == 0) and self._beyond_endgame(know):
+        elif opts.block_tree and (not table.draw or know.boneyard == 0) and \
+                (opts.tree_endgames or sum(know.counts) + know.boneyard > opts.endgame_tiles):
             return self.evaluate_duel(know, cands, rng, budget)
         utility = make_utility(know, opts)
         me = know.me
@@ -451,12 +453,7 @@ class HardPlayer:
         draw game with tiles left to draw, beyond the exact endgames."""
         opts = self.options
         return (opts.draw_tree and know.table.players <= opts.draw_tree_seats and opts.duel_tree and opts.tree_playout
-                and know.table.draw and know.boneyard > 0 and self._beyond_endgame(know))
-
-    def _beyond_endgame(self, know: Knowledge) -> bool:
-        """Where the trees search: more tiles than ``endgame_tiles`` in the hands and the
-        boneyard, or anywhere with ``tree_endgames``."""
-        return self.options.tree_endgames or sum(know.counts) + know.boneyard > self.options.endgame_tiles
+                and know.table.draw and know.boneyard > 0 and sum(know.counts) + know.boneyard > opts.endgame_tiles)
 
     def evaluate_duel(self, know: Knowledge, cands: list[Candidate], rng: Random, budget: float) -> list[float]:
         """Block duel (and, with ``block_tree``, any block game): for each deal (weighted by

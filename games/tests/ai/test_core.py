@@ -371,18 +371,25 @@ def test_the_tree_in_the_draw_game_leaves_the_other_positions_alone() -> None:
 
 
 def test_both_paths_search_the_endgames_alike_with_the_trees(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``HardOptions.tree_endgames`` (issue 32's experiment): the trees of three and four seats
-    and of the draw game search the endgames too, on both paths alike, instead of solving
-    each deal exactly."""
+    """``HardOptions.tree_endgames`` (issue 32's experiment): the tree of three and four seats
+    searches the endgames too, on both paths alike, instead of solving each deal exactly;
+    the draw duel's endgames are left alone."""
     views = []
-    for label, view in positions(40, "core-endgame"):
+    draw_duels = 0
+    for n, (label, view) in enumerate(positions(40, "core-endgame")):
         know = read_view(view)
-        endgame = sum(know.counts) + know.boneyard <= HardOptions().endgame_tiles
-        if endgame and (_crowded(view) or (know.table.draw and know.boneyard > 0)):
+        if sum(know.counts) + know.boneyard > HardOptions().endgame_tiles:
+            continue
+        if _crowded(view):
             views.append((label, view))
-    assert len(views) >= 60
-    changed = _alike_and_changed(monkeypatch, views, lambda n: HardOptions(
-        budget_ms=0.05, tree_endgames=True, draw_tree_seats=4), tree_endgames=False)
+        elif know.table.draw and know.boneyard > 0 and know.table.players == 2:
+            options = HardOptions(budget_ms=0.05)
+            assert _decide(view, replace(options, tree_endgames=True), n) == _decide(view, options, n), (label, n)
+            draw_duels += 1
+    assert len(views) >= 40
+    assert draw_duels >= 10
+    changed = _alike_and_changed(monkeypatch, views, lambda n: HardOptions(budget_ms=0.05, tree_endgames=True),
+                                 tree_endgames=False)
     assert changed >= len(views) * 9 // 10
 
 
