@@ -155,7 +155,8 @@ class HardOptions:
     # of each deal solved exactly (``endgame_tiles``) as if the computer would see every hand
     # from then on. Issue 32's experiment (docs/ai.md, "The tree in the endgames"); the draw
     # duel's tree was screened with it too and gained nothing, so it leaves that one alone.
-    tree_endgames: bool = False
+    # Since hard version "6" (off before).
+    tree_endgames: bool = True
     track_voids: bool = True
     explore: float = tree.EXPLORE
     # Bonus for winning a single-round game, in points (only the win matters there; the
@@ -174,10 +175,11 @@ DEFAULTS = HardOptions()
 # the defaults are the current version's. Version "2" had no tree with three or four seats
 # (its ``crowd_cost`` and ``tree_playout`` are then unused).
 VERSION_OPTIONS: dict[str, HardOptions] = {
-    "2": replace(DEFAULTS, block_tree=False, partner_temper=None, draw_tree=False),
-    "3": replace(DEFAULTS, partner_temper=None, draw_tree=False),
-    "4": replace(DEFAULTS, draw_tree=False),
-    "5": DEFAULTS,
+    "2": replace(DEFAULTS, block_tree=False, partner_temper=None, draw_tree=False, tree_endgames=False),
+    "3": replace(DEFAULTS, partner_temper=None, draw_tree=False, tree_endgames=False),
+    "4": replace(DEFAULTS, draw_tree=False, tree_endgames=False),
+    "5": replace(DEFAULTS, tree_endgames=False),
+    "6": DEFAULTS,
 }
 
 

@@ -45,6 +45,10 @@ Versions are strings, one sequence per level:
   seat's draws and replies in the keys of the computer's decision points,
   its own draws as chance nodes. Only draw duels with a boneyard, beyond the
   exact endgames, decide otherwise.
+- hard "6": version 5 with the tree of three and four seats searching the
+  endgames too (``HardOptions.tree_endgames``) instead of solving each deal
+  exactly. Only the endgames of three and four seats where nothing can be
+  drawn (pairs included) decide otherwise.
 
 Moves recorded before versions were (``UNVERSIONED``): easy and medium moves
 are version "1"; a hard move is version "1" when its game was played before
@@ -57,11 +61,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "5"}
+SEARCH_VERSIONS: Mapping[str, str] = {"easy": "1", "medium": "1", "hard": "6"}
 
 # Every version this code runs, the current one last: an older one stays while recomputing
 # its moves costs no more than its options (``hard.VERSION_OPTIONS``).
-IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3", "4", "5")}
+IMPLEMENTED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("2", "3", "4", "5", "6")}
 
 # The versions a move recorded without one may have been chosen by, oldest first.
 UNVERSIONED: Mapping[str, tuple[str, ...]] = {"easy": ("1",), "medium": ("1",), "hard": ("1", "2")}

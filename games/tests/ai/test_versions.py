@@ -115,6 +115,13 @@ def test_hard_5_decides_otherwise_only_in_the_draw_game_with_tiles_to_draw(pins:
         changed
 
 
+def test_hard_6_decides_otherwise_only_in_the_endgames_of_three_and_four_seats(pins: dict) -> None:
+    """Version 6 searches the endgames of three and four seats with the tree: duels decide as in 5."""
+    changed = changed_by_setup(pins, "5", "6")
+    assert changed["arena-4-pairs"] + changed["classic-block-3"] + changed["quick-4"] >= 3, changed
+    assert changed["duel-block-2"] == changed["classic-draw-2"] == 0, changed
+
+
 def test_a_move_of_hard_2_is_recomputed_as_hard_2(pins: dict) -> None:
     """A game played before version 3 still verifies: its moves are recomputed as the version
     recorded with them, where version 3 would play otherwise."""
