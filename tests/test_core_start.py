@@ -78,6 +78,10 @@ async def until_my_turn(client: TableClient, *, after: int = -1) -> None:
     )
 
 
+# Games against hard played at most to reach a turn of the guest with a choice.
+GAMES_FOR_A_CHOICE = 3
+
+
 async def test_a_fresh_site_answers_its_first_hint_and_hard_move_from_the_built_core(tmp_path: Path) -> None:
     from games.ai import warm
     from games.ai.build import cache_directory
@@ -98,30 +102,35 @@ async def test_a_fresh_site_answers_its_first_hint_and_hard_move_from_the_built_
         # Then a game against hard (the computer may open at once): every computer
         # turn (the opening too, with the table's creation) and the first hint are
         # measured, each in CPU seconds of the web process (and wall seconds, printed).
+        # A deal may end the game before the guest ever has a choice (one round can pass
+        # 50 points): then another game, still the process's first hint.
         replies: list[tuple[float, float]] = []
         hint: dict[str, Any] | None = None
         guest = Guest(server.url)
-        cpu, wall = cpu_seconds(pid), time.monotonic()
-        table_id = guest.start_computer_game(preset="classic-draw", players=2, target=50, level="hard")
-        async with TableClient(server.url, table_id, guest.cookie) as client:
-            await until_my_turn(client)
-            if client.seq > 0:  # the computer opened
-                replies.append((time.monotonic() - wall, cpu_seconds(pid) - cpu))
-            while (hint is None or len(replies) < 6) and client.game_over is None:
-                if hint is None and with_a_choice(client.state["legal"]):
-                    cpu, wall = cpu_seconds(pid), time.monotonic()
-                    await client.send({"type": "hint"})
-                    hint = await client.wait_for(lambda f: f["type"] in {"hint", "error"}, timeout=60)
-                    hint_wall, hint_cpu = time.monotonic() - wall, cpu_seconds(pid) - cpu
-                    assert hint["type"] == "hint", hint
-                    assert "possible deals" in hint["why"], hint  # a search, not a forced move
-                    continue
-                cpu, wall = cpu_seconds(pid), time.monotonic()
-                sent_at = await client.act()
-                await until_my_turn(client, after=sent_at)  # after a draw from the boneyard: at once
-                if any(event["seat"] != client.seat for seq, event in client.events.items() if seq > sent_at):
+        for _game in range(GAMES_FOR_A_CHOICE):
+            if hint is not None:
+                break
+            cpu, wall = cpu_seconds(pid), time.monotonic()
+            table_id = guest.start_computer_game(preset="classic-draw", players=2, target=50, level="hard")
+            async with TableClient(server.url, table_id, guest.cookie) as client:
+                await until_my_turn(client)
+                if client.seq > 0:  # the computer opened
                     replies.append((time.monotonic() - wall, cpu_seconds(pid) - cpu))
-        assert hint is not None, "the game ended before a turn with a choice"
+                while (hint is None or len(replies) < 6) and client.game_over is None:
+                    if hint is None and with_a_choice(client.state["legal"]):
+                        cpu, wall = cpu_seconds(pid), time.monotonic()
+                        await client.send({"type": "hint"})
+                        hint = await client.wait_for(lambda f: f["type"] in {"hint", "error"}, timeout=60)
+                        hint_wall, hint_cpu = time.monotonic() - wall, cpu_seconds(pid) - cpu
+                        assert hint["type"] == "hint", hint
+                        assert "possible deals" in hint["why"], hint  # a search, not a forced move
+                        continue
+                    cpu, wall = cpu_seconds(pid), time.monotonic()
+                    sent_at = await client.act()
+                    await until_my_turn(client, after=sent_at)  # after a draw from the boneyard: at once
+                    if any(event["seat"] != client.seat for seq, event in client.events.items() if seq > sent_at):
+                        replies.append((time.monotonic() - wall, cpu_seconds(pid) - cpu))
+        assert hint is not None, f"{GAMES_FOR_A_CHOICE} games ended before a turn with a choice"
         print(f"first hint: {hint_wall:.2f} s ({hint_cpu:.2f} s CPU); computer turns: "
               + ", ".join(f"{w:.2f} s ({c:.2f} s CPU)" for w, c in replies))
         assert hint_cpu < ANSWER_CPU_S, server.log()
