@@ -133,11 +133,10 @@ VERSION_SETUPS = {
 
 
 def _searched(view: PlayerView, setup: str) -> bool:
-    """A position of ``setup`` beyond the exact endgames (where the versions' trees search)."""
-    if setup == "pairs":
-        return sum(view.hand_counts) > 10
+    """A position of ``setup`` beyond the exact endgames, and in the draw game with tiles left
+    to draw (where the versions' trees search)."""
     know = read_view(view)
-    return know.boneyard > 0 and sum(know.counts) + know.boneyard > 10
+    return sum(know.counts) + know.boneyard > 10 and (setup == "pairs" or know.boneyard > 0)
 
 
 def version_costs(cost_positions: int, hint_positions: int, fixed_deals: int, setup: str = "pairs") -> None:

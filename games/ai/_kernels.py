@@ -515,6 +515,20 @@ def add_void(voids: Arr, seat: int, left: int, right: int, lib: Arr) -> None:
 
 
 @jit
+def draw_until_fit(hand: int, bone: Arr, nbone: int, fit: int) -> tuple[int, int, int]:
+    """``sim.draw_until_fit`` from ``bone[:nbone]``: (the hand then, the tiles drawn, the
+    boneyard's size left)."""
+    drawn = 0
+    while nbone > 0:
+        nbone -= 1
+        t = bone[nbone]
+        drawn |= 1 << t
+        if (fit >> t) & 1:
+            break
+    return hand | drawn, drawn, nbone
+
+
+@jit
 def ends_mask(left: int, right: int, lib: Arr) -> int:
     if left == NO_END or right == NO_END:
         return 0x0FFFFFFF
@@ -1155,15 +1169,10 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                     m = h & fit
                     drew = 0
                     if not m and drawing and nbs > 0:
-                        while nbs > 0:
-                            nbs -= 1
-                            t = bs[nbs]
-                            h |= 1 << t
-                            drew += 1
-                            if (fit >> t) & 1:
-                                m = 1 << t
-                                break
+                        h, drawn_mask, nbs = draw_until_fit(h, bs, nbs, fit)
                         hs[seat] = h
+                        m = drawn_mask & fit
+                        drew = popcount(drawn_mask)
                         closed = closed or nbs == 0
                     if m:
                         passes = 0
@@ -1198,18 +1207,10 @@ def evaluate_duel(st: Arr, tile: Arr, place: Arr, forbid: Arr, tier_of: Arr, con
                     break
                 if drawing:
                     # tree.draw_key: the tiles the computer draws at its turn.
-                    h = hs[me]
                     fit = ends_mask(left, right, lib)
                     drawn_mask = 0
-                    if not h & fit and nbs > 0:
-                        while nbs > 0:
-                            nbs -= 1
-                            t = bs[nbs]
-                            h |= 1 << t
-                            drawn_mask |= 1 << t
-                            if (fit >> t) & 1:
-                                break
-                        hs[me] = h
+                    if not hs[me] & fit and nbs > 0:
+                        hs[me], drawn_mask, nbs = draw_until_fit(hs[me], bs, nbs, fit)
                         closed = closed or nbs == 0
                     key = key * OWN_DRAW + drawn_mask
                 # replies.get(key)

@@ -338,7 +338,7 @@ class HardPlayer:
         opts = self.options
         budget = max(1.0, opts.budget_ms * 1000.0 * opts.speed)
         table = know.table
-        if self.draw_tree(know):
+        if self.searches_draw_tree(know):
             return self.evaluate_duel(know, cands, rng, budget)
         if table.players == 2:
             if opts.duel_rollouts and not table.draw:
@@ -450,7 +450,7 @@ class HardPlayer:
         self.stats = SearchStats(deals, playouts, pts_mean, wins_mean)
         return means
 
-    def draw_tree(self, know: Knowledge) -> bool:
+    def searches_draw_tree(self, know: Knowledge) -> bool:
         """Whether this position is searched by the tree of the draw game (``draw_tree``): a
         draw game with tiles left to draw, beyond the exact endgames."""
         opts = self.options

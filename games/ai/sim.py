@@ -288,6 +288,19 @@ def per_seat(value: float | Sequence[float], players: int) -> list[float]:
     return [float(value)] * players if isinstance(value, (int, float)) else [float(v) for v in value]
 
 
+def draw_until_fit(hand: int, bone: list[int], fit: int) -> tuple[int, int]:
+    """Draw from the end of ``bone`` (consumed) until a tile of ``fit`` comes or it is empty:
+    (the hand then, the tiles drawn). At most one tile drawn fits (``drawn & fit``): the one
+    the rules lay at once."""
+    drawn = 0
+    while bone:
+        t = bone.pop()
+        drawn |= 1 << t
+        if fit >> t & 1:
+            break
+    return hand | drawn, drawn
+
+
 def play_tile(left: int, right: int, tile: int, on_left: bool) -> tuple[int, int]:
     """New (left, right) after laying ``tile`` on one end (or as first tile)."""
     if left == NO_END:

@@ -36,7 +36,7 @@ import math
 from random import Random
 
 from .model import model_move, model_play, rollout, with_void
-from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, play_tile, playout, round_result
+from .sim import ENDS_MASK, NO_END, NUM, OTHER, Table, draw_until_fit, play_tile, playout, round_result
 
 # Exploration constant of UCB1, for outcomes scaled to about [-1, 1] (the default of
 # ``HardOptions.explore``).
@@ -165,14 +165,10 @@ def descend(
             m = h & fit
             drew = 0
             if not m and drawing and bone:
-                while bone:
-                    t = bone.pop()
-                    h |= 1 << t
-                    drew += 1
-                    if fit >> t & 1:
-                        m = 1 << t
-                        break
+                h, drawn = draw_until_fit(h, bone, fit)
                 hands[seat] = h
+                m = drawn & fit
+                drew = drawn.bit_count()
                 closed = closed or not bone
             if m:
                 passes = 0
@@ -197,17 +193,9 @@ def descend(
             key = reply_key(key, reply, drew if drawing else None)
             seat = seat + 1 if seat + 1 < n else 0
         if drawing:
-            h = hands[me]
-            fit = ENDS_MASK[left * 8 + right]
             drawn = 0
-            if not h & fit and bone:
-                while bone:
-                    t = bone.pop()
-                    h |= 1 << t
-                    drawn |= 1 << t
-                    if fit >> t & 1:
-                        break
-                hands[me] = h
+            if not hands[me] & ENDS_MASK[left * 8 + right] and bone:
+                hands[me], drawn = draw_until_fit(hands[me], bone, ENDS_MASK[left * 8 + right])
                 closed = closed or not bone
             key = draw_key(key, drawn)
         node = replies.get(key)
